@@ -1,0 +1,159 @@
+"""Named type constraints and type-inference rules referenced from ``isa/dialects/*.toml``.
+
+A constraint string in an op definition is one name or several joined by ``|`` (any may match).  The loader
+rejects unknown names.  Inference rules (``infer`` tables) compute the type of an operand or result that
+the assembly format does not print, as MLIR's ODS type constraints (``AllTypesMatch``,
+``TypesMatchWith``) do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xesim.ir.types import (
+    DYNAMIC,
+    I1,
+    INDEX,
+    AsyncTokenType,
+    FloatType,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    MemDescType,
+    MemRefType,
+    NbarrierType,
+    OpaqueType,
+    TensorDescType,
+    Type,
+    UnrankedMemRefType,
+    VectorType,
+    element_type_of,
+)
+
+
+def _scalar_or_vector(pred: Callable[[Type], bool]) -> Callable[[Type], bool]:
+    def check(t: Type) -> bool:
+        if isinstance(t, VectorType):
+            return pred(t.element_type)
+        return pred(t)
+
+    return check
+
+
+def _is_signless_int(t: Type) -> bool:
+    return isinstance(t, IntegerType) and t.signedness == ""
+
+
+def _is_int_or_index(t: Type) -> bool:
+    return isinstance(t, (IntegerType, IndexType))
+
+
+def _is_scalar(t: Type) -> bool:
+    return isinstance(t, (IntegerType, IndexType, FloatType))
+
+
+def _is_pointer(t: Type) -> bool:
+    return isinstance(t, IntegerType) and t.width in (32, 64)
+
+
+def _is_memref_1d(t: Type) -> bool:
+    return isinstance(t, MemRefType) and t.rank == 1
+
+
+def _is_xegpu_elem(t: Type) -> bool:
+    return isinstance(t, (IntegerType, FloatType))
+
+
+CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
+    "Any": (lambda t: True, "any type"),
+    "Index": (lambda t: isinstance(t, IndexType), "index"),
+    "I1": (lambda t: t == I1, "i1"),
+    "I8": (lambda t: isinstance(t, IntegerType) and t.width == 8 and t.signedness == "", "i8"),
+    "I32": (lambda t: isinstance(t, IntegerType) and t.width == 32 and t.signedness == "", "i32"),
+    "I64": (lambda t: isinstance(t, IntegerType) and t.width == 64 and t.signedness == "", "i64"),
+    "AnyInteger": (lambda t: isinstance(t, IntegerType), "integer"),
+    "SignlessInteger": (_is_signless_int, "signless integer"),
+    "SignlessIntegerOrIndex": (lambda t: _is_signless_int(t) or isinstance(t, IndexType), "signless integer or index"),
+    "SignlessIntegerOrIndexLike": (
+        _scalar_or_vector(lambda t: _is_signless_int(t) or isinstance(t, IndexType)),
+        "signless-integer-like or index-like",
+    ),
+    "IntegerOrIndex": (_is_int_or_index, "integer or index"),
+    "IntegerOrIndexLike": (_scalar_or_vector(_is_int_or_index), "integer-like or index-like"),
+    "IndexLike": (_scalar_or_vector(lambda t: isinstance(t, IndexType)), "index-like"),
+    "AnyFloat": (lambda t: isinstance(t, FloatType), "floating-point"),
+    "FloatLike": (_scalar_or_vector(lambda t: isinstance(t, FloatType)), "floating-point-like"),
+    "BoolLike": (_scalar_or_vector(lambda t: t == I1), "bool-like (i1 or vector of i1)"),
+    "AnyScalar": (_is_scalar, "integer, index or float"),
+    "ScalarLike": (_scalar_or_vector(_is_scalar), "integer, index or float (or a vector of them)"),
+    "AnyVector": (lambda t: isinstance(t, VectorType), "vector"),
+    "AnyVectorOrScalar": (
+        lambda t: isinstance(t, VectorType) or _is_scalar(t),
+        "vector or scalar",
+    ),
+    "AnyMemRef": (lambda t: isinstance(t, MemRefType), "ranked memref"),
+    "AnyUnrankedMemRef": (lambda t: isinstance(t, UnrankedMemRefType), "unranked memref"),
+    "AnyRankedOrUnrankedMemRef": (
+        lambda t: isinstance(t, (MemRefType, UnrankedMemRefType)),
+        "ranked or unranked memref",
+    ),
+    "MemRef1D": (_is_memref_1d, "1-D memref"),
+    "StaticMemRef": (lambda t: isinstance(t, MemRefType) and t.has_static_shape, "statically shaped memref"),
+    "TensorDesc": (lambda t: isinstance(t, TensorDescType), "!xegpu.tensor_desc"),
+    "Nbarrier": (lambda t: isinstance(t, NbarrierType), "!xegpu.nbarrier"),
+    "MemDesc": (lambda t: isinstance(t, MemDescType), "!xegpu.mem_desc"),
+    "AsyncToken": (lambda t: isinstance(t, AsyncTokenType), "!gpu.async.token"),
+    "FunctionType": (lambda t: isinstance(t, FunctionType), "function type"),
+    "Pointer": (_is_pointer, "integer pointer (i64, ui64, i32, ui32)"),
+    "XeGPUElement": (_is_xegpu_elem, "integer or float element"),
+    "XeGPUVector": (
+        lambda t: isinstance(t, VectorType) and _is_xegpu_elem(t.element_type),
+        "vector of integer or float",
+    ),
+    "XeGPUValue": (
+        lambda t: (isinstance(t, VectorType) and _is_xegpu_elem(t.element_type)) or _is_xegpu_elem(t),
+        "vector or scalar of integer or float",
+    ),
+    "OpaqueLLVMPointer": (lambda t: isinstance(t, OpaqueType), "opaque dialect type"),
+}
+
+
+def constraint_names(spec: str) -> list[str]:
+    return [s.strip() for s in spec.split("|")]
+
+
+def check_constraint(spec: str, t: Type) -> bool:
+    return any(CONSTRAINTS[name][0](t) for name in constraint_names(spec))
+
+
+def describe_constraint(spec: str) -> str:
+    return " or ".join(CONSTRAINTS[name][1] for name in constraint_names(spec))
+
+
+# ------------------------------------------------------------------------------------------ inference
+
+
+def i1_like(t: Type) -> Type:
+    """i1 for a scalar, vector<...xi1> with the same shape for a vector (result of cmpi/cmpf)."""
+    if isinstance(t, VectorType):
+        return VectorType(t.shape, I1, t.scalable)
+    return I1
+
+
+def elem(t: Type) -> Type:
+    return element_type_of(t)
+
+
+def memref_dynamic_count(t: Type) -> int:
+    return sum(1 for d in getattr(t, "shape", ()) if d == DYNAMIC)
+
+
+# Inference functions take the referenced types and return one type.
+INFER_FUNCTIONS: dict[str, Callable[..., Type]] = {
+    "elem": elem,
+    "i1like": i1_like,
+}
+
+# Literal types usable in inference rules.
+INFER_LITERALS: dict[str, Type] = {"index": INDEX, "i1": I1, "i32": IntegerType(32), "i64": IntegerType(64),
+                                    "i8": IntegerType(8), "!gpu.async.token": AsyncTokenType()}
