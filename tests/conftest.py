@@ -1,0 +1,89 @@
+"""pytest plugin: every ``tests/**/*.mlir`` file with ``// RUN:`` lines is a test.
+
+Supported RUN lines (``%s`` = the file):
+  ``xesim verify [--split-input-file] [--verify-diagnostics] %s``   exit status must be 0
+  ``xesim fmt %s | filecheck %s``                                  output checked with the file's CHECK lines
+  ``xesim <cmd> ... %s | filecheck [--check-prefix P] %s``          any xesim command piped to filecheck
+  ``not xesim ... %s``                                             exit status must be non-zero
+CHECK lines are checked by the ``filecheck`` package (a Python port of LLVM FileCheck).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def pytest_collect_file(parent, file_path: Path):
+    if file_path.suffix in (".mlir", ".xegpu") and "RUN:" in file_path.read_text():
+        return MlirFile.from_parent(parent, path=file_path)
+    return None
+
+
+class MlirFile(pytest.File):
+    def collect(self):
+        for i, line in enumerate(self.path.read_text().splitlines()):
+            if "// RUN:" in line:
+                cmd = line.split("// RUN:", 1)[1].strip()
+                yield MlirRunItem.from_parent(self, name=f"RUN{i + 1}", command=cmd)
+
+
+def run_xesim(argv: list[str]) -> tuple[int, str, str]:
+    from xesim.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(argv)
+        except SystemExit as exc:  # argparse errors
+            status = int(exc.code or 0)
+    return status, out.getvalue(), err.getvalue()
+
+
+class MlirRunItem(pytest.Item):
+    def __init__(self, *, command: str, **kw) -> None:
+        super().__init__(**kw)
+        self.command = command
+
+    def runtest(self) -> None:
+        path = str(self.path)
+        stages = [s.strip() for s in self.command.split("|")]
+        first = shlex.split(stages[0].replace("%s", path))
+        expect_fail = first[0] == "not"
+        if expect_fail:
+            first = first[1:]
+        if first[0] != "xesim":
+            raise MlirTestFailure(f"unsupported RUN command: {self.command}")
+        status, out, err = run_xesim(first[1:])
+        if expect_fail:
+            if status == 0:
+                raise MlirTestFailure(f"expected failure, got success\nstderr:\n{err}")
+        elif status != 0:
+            raise MlirTestFailure(f"xesim exited with {status}\nstderr:\n{err}")
+        for stage in stages[1:]:
+            argv = shlex.split(stage.replace("%s", path))
+            if argv[0] != "filecheck":
+                raise MlirTestFailure(f"unsupported pipeline stage: {stage}")
+            exe = Path(sys.executable).with_name("filecheck")
+            proc = subprocess.run([str(exe), *argv[1:]], input=out if not expect_fail else err,
+                                  capture_output=True, text=True)
+            if proc.returncode != 0:
+                raise MlirTestFailure(f"filecheck failed:\n{proc.stdout}{proc.stderr}\n--- xesim output ---\n{out}{err}")
+
+    def repr_failure(self, excinfo):
+        if isinstance(excinfo.value, MlirTestFailure):
+            return f"{self.path.name}: {self.command}\n{excinfo.value}"
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"{self.path.name}::{self.name}"
+
+
+class MlirTestFailure(Exception):
+    pass
