@@ -22,7 +22,8 @@ class Attribute:
 
 @dataclass(frozen=True, slots=True)
 class IntegerAttr(Attribute):
-    """An integer of a given type; ``i64`` is elided when printed (``5``), other types print ``5 : i32``."""
+    """An integer of a given type, printed ``5 : i32`` (``true``/``false`` for i1).  As in MLIR, the ``i64``
+    type is elided only inside arrays (``[1, 2]``), see :func:`attr_str`."""
 
     value: int
     type: Type = I64
@@ -30,8 +31,6 @@ class IntegerAttr(Attribute):
     def __str__(self) -> str:
         if isinstance(self.type, IntegerType) and self.type.width == 1 and self.type.is_signless:
             return "true" if self.value else "false"
-        if self.type == I64:
-            return str(self.value)
         return f"{self.value} : {self.type}"
 
 
@@ -48,10 +47,7 @@ class FloatAttr(Attribute):
     bits: int | None = None
 
     def __str__(self) -> str:
-        text = format_float(self.value, self.type, self.bits)
-        if self.type == F64:
-            return text
-        return f"{text} : {self.type}"
+        return f"{format_float(self.value, self.type, self.bits)} : {self.type}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +71,7 @@ class ArrayAttr(Attribute):
     elements: tuple[Attribute, ...]
 
     def __str__(self) -> str:
-        return "[" + ", ".join(str(e) for e in self.elements) + "]"
+        return "[" + ", ".join(attr_str(e, elide=True) for e in self.elements) + "]"
 
     def __len__(self) -> int:
         return len(self.elements)
@@ -289,6 +285,17 @@ class LocationAttr(Attribute):
 
 
 # --------------------------------------------------------------------------------------------- helpers
+
+
+def attr_str(a: Attribute, elide: bool = False) -> str:
+    """MLIR's attribute printing; ``elide`` drops an ``i64``/``f64`` type (MLIR's AttrTypeElision::May,
+    used for array elements)."""
+    if elide:
+        if isinstance(a, IntegerAttr) and a.type == I64:
+            return str(a.value)
+        if isinstance(a, FloatAttr) and a.type == F64:
+            return format_float(a.value, a.type, a.bits)
+    return str(a)
 
 
 def format_symbol(name: str) -> str:

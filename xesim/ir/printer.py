@@ -55,20 +55,22 @@ class Printer:
             return _type_with_aliases(self, t)
         return str(t)
 
-    def attr_text(self, a: A.Attribute) -> str:
+    def attr_text(self, a: A.Attribute, elide: bool = False) -> str:
+        if elide and isinstance(a, (A.IntegerAttr, A.FloatAttr)):
+            return A.attr_str(a, elide=True)
         alias = self.attr_alias_of.get(a)
         if alias is not None:
             return "#" + alias
         if isinstance(a, A.TypeAttr):
             return self.type_text(a.type)
         if isinstance(a, A.ArrayAttr):
-            return "[" + ", ".join(self.attr_text(e) for e in a.elements) + "]"
+            return "[" + ", ".join(self.attr_text(e, elide=True) for e in a.elements) + "]"
         if isinstance(a, A.DictAttr):
             return self.attr_dict_text(list(a.entries))
         if isinstance(a, A.DialectAttr) and a.has_brackets and self.attr_alias_of:
             body = ", ".join(self.attr_text(v) if k is None else f"{k} = {self.attr_text(v)}" for k, v in a.params)
             return f"#{a.dialect}.{a.name}<{body}>"
-        return str(a)
+        return A.attr_str(a, elide)
 
     def attr_dict_text(self, entries: list[tuple[str, A.Attribute]]) -> str:
         parts = []
@@ -207,7 +209,7 @@ def _type_with_aliases(pr: Printer, t: Any) -> str:
         if t.layout is not None:
             s += f", {pr.attr_text(t.layout)}"
         if t.memory_space is not None:
-            s += f", {pr.attr_text(t.memory_space)}"
+            s += f", {pr.attr_text(t.memory_space, elide=True)}"
         return s + ">"
     if isinstance(t, T.MemDescType):
         s = f"!xegpu.mem_desc<{T._dims(t.shape)}{pr.type_text(t.element_type)}"

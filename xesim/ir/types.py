@@ -110,6 +110,12 @@ class NoneType(Type):
         return "none"
 
 
+def _space_str(space: object) -> str:
+    from xesim.ir.attributes import attr_str
+
+    return attr_str(space, elide=True)  # type: ignore[arg-type]
+
+
 def _dims(shape: tuple[int, ...]) -> str:
     return "".join(("?" if d == DYNAMIC else str(d)) + "x" for d in shape)
 
@@ -157,7 +163,7 @@ class MemRefType(Type):
         if self.layout is not None:
             s += f", {self.layout}"
         if self.memory_space is not None:
-            s += f", {self.memory_space}"
+            s += f", {_space_str(self.memory_space)}"
         return s + ">"
 
     @property
@@ -183,7 +189,7 @@ class UnrankedMemRefType(Type):
 
     def __str__(self) -> str:
         if self.memory_space is not None:
-            return f"memref<*x{self.element_type}, {self.memory_space}>"
+            return f"memref<*x{self.element_type}, {_space_str(self.memory_space)}>"
         return f"memref<*x{self.element_type}>"
 
 
