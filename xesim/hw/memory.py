@@ -1,0 +1,136 @@
+"""Flat 64-bit address space with bounds-checked allocations (ARCHITECTURE.md "Values and memory";
+spec/programs-and-runner.md §3.2 "Common host-side facts").
+
+Every allocation gets an aligned base address (at least 64 bytes, so 2D block alignment rules can be
+checked; bases are spaced so that an access past one allocation never lands in the next) and reads as zero
+when fresh (real programs rely on zero-filled ``gpu.alloc``).  Any access resolves an address range to
+(allocation, offset); out-of-bounds ranges, accesses after free, double frees and unknown addresses raise
+:class:`MemoryFault` with a message naming the address, the allocation and its extent.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+import numpy as np
+
+GLOBAL_BASE = 0x7F3A_0000_0000
+GUARD_BYTES = 4096
+
+
+class MemoryFault(Exception):
+    """An illegal memory access; ``str()`` is the user-facing explanation."""
+
+
+@dataclass
+class Allocation:
+    base: int
+    size: int
+    data: np.ndarray  # uint8 bytes
+    kind: str  # "host" (memref.alloc/alloca), "device" (gpu.alloc), "global" (memref.global), "slm"
+    label: str = ""
+    alive: bool = True
+    freed_by: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def end(self) -> int:
+        return self.base + self.size
+
+    def describe(self) -> str:
+        what = f"{self.kind} allocation"
+        if self.label:
+            what += f" {self.label}"
+        return f"{what} [0x{self.base:x}, 0x{self.end:x}) of {self.size} bytes"
+
+
+class AddressSpace:
+    """One address space (global memory, or one workgroup's SLM)."""
+
+    def __init__(self, name: str = "global", base: int = GLOBAL_BASE, alignment: int = 64,
+                 capacity: int | None = None) -> None:
+        self.name = name
+        self.alignment = alignment
+        self.capacity = capacity
+        self._next = base
+        self._origin = base
+        self._bases: list[int] = []
+        self._allocs: list[Allocation] = []
+
+    # ----------------------------------------------------------------------------- allocation
+    def allocate(self, size: int, kind: str, label: str = "", alignment: int | None = None) -> Allocation:
+        align = max(alignment or 0, self.alignment)
+        base = (self._next + align - 1) // align * align
+        if self.capacity is not None and base + size - self._origin > self.capacity:
+            used = base - self._origin
+            raise MemoryFault(
+                f"{self.name} allocation of {size} bytes exceeds the {self.capacity}-byte capacity "
+                f"({used} bytes already in use)"
+            )
+        data = np.zeros(max(size, 0), dtype=np.uint8)
+        alloc = Allocation(base, size, data, kind, label)
+        self._bases.append(base)
+        self._allocs.append(alloc)
+        self._next = base + max(size, 1) + (GUARD_BYTES if self.capacity is None else 0)
+        return alloc
+
+    def free(self, addr: int, by: str = "") -> Allocation:
+        alloc = self._find(addr)
+        if alloc is None or alloc.base != addr:
+            raise MemoryFault(f"free of address 0x{addr:x}, which is not the start of any allocation")
+        if not alloc.alive:
+            raise MemoryFault(f"double free of {alloc.describe()}" + (f" (first freed by {alloc.freed_by})" if alloc.freed_by else ""))
+        alloc.alive = False
+        alloc.freed_by = by
+        return alloc
+
+    # ----------------------------------------------------------------------------- lookup
+    def _find(self, addr: int) -> Allocation | None:
+        i = bisect.bisect_right(self._bases, addr) - 1
+        if i < 0:
+            return None
+        a = self._allocs[i]
+        if addr < a.base + max(a.size, 1):
+            return a
+        return None
+
+    def allocation_at(self, addr: int) -> Allocation | None:
+        """The allocation containing ``addr`` (alive or not), or None."""
+        return self._find(addr)
+
+    def resolve(self, addr: int, nbytes: int) -> tuple[Allocation, int]:
+        """Check ``[addr, addr + nbytes)`` lies in one live allocation; return it and the byte offset."""
+        a = self._find(addr)
+        if a is None:
+            near = self._nearest(addr)
+            hint = f"; nearest is {near.describe()}" if near is not None else ""
+            raise MemoryFault(f"access of {nbytes} bytes at address 0x{addr:x} outside any {self.name} allocation{hint}")
+        if not a.alive:
+            raise MemoryFault(f"use after free: access at 0x{addr:x} in freed {a.describe()}")
+        off = addr - a.base
+        if off + nbytes > a.size:
+            raise MemoryFault(
+                f"out-of-bounds access of {nbytes} bytes at 0x{addr:x} (byte offset {off}) in {a.describe()}"
+            )
+        return a, off
+
+    def _nearest(self, addr: int) -> Allocation | None:
+        i = bisect.bisect_right(self._bases, addr) - 1
+        cands = [self._allocs[j] for j in (i, i + 1) if 0 <= j < len(self._allocs)]
+        if not cands:
+            return None
+        return min(cands, key=lambda a: min(abs(addr - a.base), abs(addr - a.end)))
+
+    # ----------------------------------------------------------------------------- access
+    def read(self, addr: int, nbytes: int) -> np.ndarray:
+        a, off = self.resolve(addr, nbytes)
+        return a.data[off : off + nbytes]
+
+    def write(self, addr: int, raw: np.ndarray) -> None:
+        raw = np.ascontiguousarray(raw).view(np.uint8).reshape(-1)
+        a, off = self.resolve(addr, raw.size)
+        a.data[off : off + raw.size] = raw
+
+    def live_allocations(self) -> list[Allocation]:
+        return [a for a in self._allocs if a.alive]

@@ -1,0 +1,1 @@
+"""Runtime utilities of mlir-runner / IMEX (printing, allclose, fills, reference GEMMs) and their formats."""
