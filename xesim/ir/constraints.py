@@ -73,6 +73,7 @@ CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
     "I64": (lambda t: isinstance(t, IntegerType) and t.width == 64 and t.signedness == "", "i64"),
     "AnyInteger": (lambda t: isinstance(t, IntegerType), "integer"),
     "SignlessInteger": (_is_signless_int, "signless integer"),
+    "SignlessIntegerLike": (_scalar_or_vector(_is_signless_int), "signless-fixed-width-integer-like"),
     "SignlessIntegerOrIndex": (lambda t: _is_signless_int(t) or isinstance(t, IndexType), "signless integer or index"),
     "SignlessIntegerOrIndexLike": (
         _scalar_or_vector(lambda t: _is_signless_int(t) or isinstance(t, IndexType)),
@@ -87,6 +88,10 @@ CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
     "AnyScalar": (_is_scalar, "integer, index or float"),
     "ScalarLike": (_scalar_or_vector(_is_scalar), "integer, index or float (or a vector of them)"),
     "AnyVector": (lambda t: isinstance(t, VectorType), "vector"),
+    "IndexVector": (
+        lambda t: isinstance(t, VectorType) and isinstance(t.element_type, IndexType),
+        "vector of index values",
+    ),
     "AnyVectorOrScalar": (
         lambda t: isinstance(t, VectorType) or _is_scalar(t),
         "vector or scalar",
@@ -98,6 +103,18 @@ CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
         "ranked or unranked memref",
     ),
     "MemRef1D": (_is_memref_1d, "1-D memref"),
+    "MemRefI8Rank1": (  # memref.view's source (MLIR MemRefRankOf<[I8], [1]>)
+        lambda t: _is_memref_1d(t) and t.element_type == IntegerType(8),
+        "1D memref of 8-bit signless integer values",
+    ),
+    "VectorOfI1": (
+        lambda t: isinstance(t, VectorType) and t.element_type == I1,
+        "vector of 1-bit signless integer values",
+    ),
+    "VectorOfFloat": (
+        lambda t: isinstance(t, VectorType) and isinstance(t.element_type, FloatType),
+        "vector of floating-point values",
+    ),
     "StaticMemRef": (lambda t: isinstance(t, MemRefType) and t.has_static_shape, "statically shaped memref"),
     "TensorDesc": (lambda t: isinstance(t, TensorDescType), "!xegpu.tensor_desc"),
     "Nbarrier": (lambda t: isinstance(t, NbarrierType), "!xegpu.nbarrier"),

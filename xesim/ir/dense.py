@@ -64,7 +64,9 @@ def _element(p: Any, lit: Any, et: T.Type) -> Any:
         return A.round_to_type(float(text) * (-1 if neg else 1), et)
     if "." in text or "e" in text.lower() and not text.startswith("0x"):
         raise p.fail(f"expected integer elements, but parsed floating-point for type '{et}'", pos)
-    val = int(text, 0) * (-1 if neg else 1)
+    from xesim.ir.parser import int_literal
+
+    val = int_literal(text) * (-1 if neg else 1)
     if isinstance(et, T.IntegerType):
         from xesim.ir.parser import _fit_int
 

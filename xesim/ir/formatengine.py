@@ -152,7 +152,7 @@ def _merge_attrs(p: Any, st: OpState, entries: dict[str, A.Attribute]) -> None:
 
 
 def _parse_literal(p: Any, text: str) -> None:
-    if text == "":
+    if text.strip() == "":  # `` `` and `` ` ` `` only steer printing
         return
     if re.match(r"[A-Za-z_]", text):
         p.expect_keyword(text)
@@ -167,7 +167,7 @@ def _literal_present(p: Any, text: str) -> bool:
 
 
 def _optional_present(p: Any, st: OpState, group: F.Optional) -> bool:
-    first = next((x for x in group.elements if not (isinstance(x, F.Literal) and x.text == "")), None)
+    first = next((x for x in group.elements if not (isinstance(x, F.Literal) and x.text.strip() == "")), None)
     if first is None:
         return False
     if isinstance(first, F.Literal):
@@ -552,6 +552,11 @@ class FormatPrinter:
             self.should_space = False
             self.last_punct = True
             return
+        if text == " ":  # `` ` ` ``: an explicit space (MLIR genSpacePrinter)
+            self.parts.append(" ")
+            self.should_space = False
+            self.last_punct = False
+            return
         if self.should_space and _space_before(text, self.last_punct):
             self.parts.append(" ")
         self.parts.append(text)
@@ -687,6 +692,9 @@ def _print_element(pr: Any, op: Operation, e: Any, fp: FormatPrinter, printed: s
         outs = _types_of(pr, op, e.results)
         fp.element(pr.type_text(T.FunctionType(tuple(ins), tuple(outs))))
     elif isinstance(e, F.AttrDict):
+        # As in MLIR, attr-dict elides every attribute the format mentions, even ones printed after it
+        # (`attr-dict $value` of arith.constant / index.constant).
+        printed.update(n for n in F.referenced_names(_top(od, op)) if od.kind_of(n) == "attribute")
         rest = pr.remaining_attrs(op, printed, props_separately=F.has_element(_top(od, op), F.PropDict))
         if rest:
             if e.with_keyword:
@@ -704,6 +712,10 @@ def _print_element(pr: Any, op: Operation, e: Any, fp: FormatPrinter, printed: s
             if isinstance(a, F.Ref) and a.kind == "attribute":
                 printed.add(a.name)
         DIRECTIVES[e.name].print(pr, op, e.args, fp)
+        # MLIR (OpFormatGen genElementPrinter) emits a space before the element after a custom directive,
+        # whether or not the directive printed anything (`%t <{packed}>`, `%src : memref<...>`).
+        fp.should_space = True
+        fp.last_punct = False
     elif isinstance(e, F.Optional):
         if _group_present(pr, op, e):
             print_with_format(pr, op, e.elements, fp, printed)

@@ -8,6 +8,7 @@ parser can re-lex from any offset (needed for dimension lists such as ``8x16xf32
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -50,15 +51,47 @@ class Token:
 
 
 class Lexer:
-    """On-demand lexer over a :class:`SourceFile`; ``peek``/``next``/``reset`` drive it."""
+    """Lexer over a :class:`SourceFile`; ``peek``/``next``/``reset`` drive it.
 
-    __slots__ = ("source", "text", "pos", "_peeked")
+    The whole text is tokenized once up front (fast); ``reset`` to an offset that is a token boundary
+    continues in that token array, and ``reset`` into the middle of a token (dimension lists such as
+    ``8x16xf32`` are split by the parser at character level) lexes on demand until the stream is back on a
+    boundary of the array.
+    """
+
+    __slots__ = ("source", "text", "pos", "_toks", "_starts", "_ends", "_i", "_peeked", "_error_at")
 
     def __init__(self, source: SourceFile) -> None:
         self.source = source
         self.text = source.text
         self.pos = 0
+        toks: list[Token] = []
+        error_at = -1
+        expected = 0
+        text = self.text
+        for m in _TOKEN_RE.finditer(text):
+            s = m.start()
+            if s != expected:
+                error_at = expected
+                break
+            expected = m.end()
+            kind = m.lastgroup
+            if kind == "ws":
+                continue
+            if kind == "hex":
+                kind = "int"
+            toks.append(Token(kind, m.group(), s, expected))  # type: ignore[arg-type]
+        else:
+            if expected != len(text):
+                error_at = expected
+        end = len(text) if error_at < 0 else error_at
+        toks.append(Token("eof", "", end, end))
+        self._toks = toks
+        self._starts = [t.start for t in toks]
+        self._ends = [t.end for t in toks]
+        self._i = 0  # index of the next token in array mode, -1 in on-demand mode
         self._peeked: Token | None = None
+        self._error_at = error_at
 
     def loc(self, offset: int) -> Location:
         return Location(self.source, offset)
@@ -72,31 +105,54 @@ class Lexer:
         if m is None:
             if pos >= len(text):
                 return Token("eof", "", len(text), len(text))
-            ch = text[pos]
-            if ch == '"':
-                raise error(self.loc(pos), "expected '\"' in string literal")
-            raise error(self.loc(pos), f"unexpected character '{ch}'")
-        kind = m.lastgroup
+            self._raise_bad_char(pos)
+        kind = m.lastgroup  # type: ignore[union-attr]
         assert kind is not None
         if kind == "hex":
             kind = "int"
-        return Token(kind, m.group(), m.start(), m.end())
+        return Token(kind, m.group(), m.start(), m.end())  # type: ignore[union-attr]
+
+    def _raise_bad_char(self, pos: int) -> None:
+        ch = self.text[pos]
+        if ch == '"':
+            raise error(self.loc(pos), "expected '\"' in string literal")
+        raise error(self.loc(pos), f"unexpected character '{ch}'")
 
     def peek(self) -> Token:
         tok = self._peeked
         if tok is None:
-            tok = self._peeked = self._lex(self.pos)
+            i = self._i
+            if i >= 0:
+                tok = self._toks[i]
+                if tok.kind == "eof" and self._error_at >= 0:
+                    self._raise_bad_char(self._error_at)
+            else:
+                tok = self._lex(self.pos)
+            self._peeked = tok
         return tok
 
     def next(self) -> Token:
         tok = self.peek()
         self.pos = tok.end
         self._peeked = None
+        if self._i >= 0:
+            if tok.kind != "eof":
+                self._i += 1
+        else:
+            self._resync(tok.end)
         return tok
+
+    def _resync(self, offset: int) -> None:
+        j = bisect.bisect_left(self._starts, offset)
+        if j == 0 or self._ends[j - 1] <= offset:
+            self._i = j
+        else:
+            self._i = -1
 
     def reset(self, pos: int) -> None:
         self.pos = pos
         self._peeked = None
+        self._resync(pos)
 
     def skip_ws(self) -> int:
         """Offset of the next non-blank, non-comment character."""

@@ -236,15 +236,20 @@ class Parser:
             self.scope.blocks_stack.append({})
             self.scope.block_forward_stack.append({})
 
-    def pop_region_scope(self, isolated: bool) -> None:
+    def pop_region_scope(self, isolated: bool, check: bool = True) -> None:
+        """Leave a region scope; ``check=False`` (while an error propagates) skips the unresolved-name
+        checks so the original error is reported rather than a follow-on one."""
         if isolated:
             sc = self.scopes.pop()
-            self._finish_scope(sc)
+            if check:
+                self._finish_scope(sc)
         else:
             sc = self.scope
             for name in sc.defs_stack.pop():
                 sc.values.pop(name, None)
-            self._check_blocks(sc.block_forward_stack.pop())
+            forward = sc.block_forward_stack.pop()
+            if check:
+                self._check_blocks(forward)
             sc.blocks_stack.pop()
 
     def _finish_scope(self, sc: _Scope) -> None:
@@ -288,9 +293,9 @@ class Parser:
                 count = 1
                 if self.accept(":"):
                     c = self.next()
-                    if c.kind != "int" or int(c.text, 0) < 1:
+                    if c.kind != "int" or int_literal(c.text) < 1:
                         raise self.fail("expected integer number of results", c.start)
-                    count = int(c.text, 0)
+                    count = int_literal(c.text)
                 results.append((t.text[1:], count, self.loc(t.start)))
                 if not self.accept(","):
                     break
@@ -439,7 +444,8 @@ class Parser:
         region = Region()
         self.push_region_scope(isolated)
         try:
-            if entry_args is not None:
+            # With no entry arguments the entry block may still carry a label (`^bb0:`), as in MLIR.
+            if entry_args is not None and (entry_args or self.peek().kind != "caret"):
                 entry = Block()
                 region.add_block(entry)
                 for name, ty, aloc in entry_args:
@@ -448,18 +454,21 @@ class Parser:
                 if self.peek().kind == "caret":
                     raise self.fail("invalid block name in region with named arguments")
                 self._parse_block_body(entry)
-            if self.at_punct("}"):
-                self.next()
-                return region
-            if self.peek().kind != "caret" and entry_args is None:
-                entry = Block()
-                region.add_block(entry)
-                self._parse_block_body(entry)
-            while self.peek().kind == "caret":
-                region.add_block(self._parse_block())
+            if not self.at_punct("}"):
+                if self.peek().kind != "caret" and entry_args is None:
+                    entry = Block()
+                    region.add_block(entry)
+                    self._parse_block_body(entry)
+                while self.peek().kind == "caret":
+                    region.add_block(self._parse_block())
+                if entry_args == [] and region.blocks[0].args:  # a labeled entry block
+                    raise error(region.blocks[0].loc or self.loc(),
+                                "entry block must have 0 arguments to match the op's signature")
             self.expect("}", "to end region")
-        finally:
-            self.pop_region_scope(isolated)
+        except DiagnosticError:
+            self.pop_region_scope(isolated, check=False)
+            raise
+        self.pop_region_scope(isolated)
         return region
 
     def _parse_block(self) -> Block:
@@ -828,7 +837,7 @@ class Parser:
             return A.FloatAttr(A.round_to_type(val, ty), ty)
         if t.kind == "float":
             raise self.fail(f"floating point value not valid for specified type '{ty}'", start)
-        val = int(t.text, 0) * (-1 if neg else 1)
+        val = int_literal(t.text) * (-1 if neg else 1)
         if isinstance(ty, T.IntegerType):
             val = _fit_int(val, ty, self, start)
         elif not isinstance(ty, T.IndexType):
@@ -924,10 +933,11 @@ class Parser:
         if t.kind not in ("int", "float"):
             raise self.fail("expected integer or float literal" + self._found(t), t.start)
         if isinstance(et, T.FloatType):
-            return A.round_to_type(float(int(t.text, 0) if t.kind == "int" else float(t.text)) * (-1 if neg else 1), et)
+            mag = float(int_literal(t.text)) if t.kind == "int" else float(t.text)
+            return A.round_to_type(mag * (-1 if neg else 1), et)
         if t.kind == "float":
             raise self.fail("expected integer literal", start)
-        return _fit_int(int(t.text, 0) * (-1 if neg else 1), et, self, start)  # type: ignore[arg-type]
+        return _fit_int(int_literal(t.text) * (-1 if neg else 1), et, self, start)  # type: ignore[arg-type]
 
     def _parse_affine_map_attr(self) -> A.AffineMapAttr:
         self.next()
@@ -967,8 +977,13 @@ class Parser:
         t = self.next()
         if t.kind != "int":
             raise self.fail("expected integer value" + self._found(t), t.start)
-        v = int(t.text, 0)
+        v = int_literal(t.text)
         return -v if neg else v
+
+
+def int_literal(text: str) -> int:
+    """Value of an integer token: ``0x`` hexadecimal or decimal (leading zeros allowed, as in MLIR: ``016``)."""
+    return int(text, 16) if text[:2] in ("0x", "0X") else int(text, 10)
 
 
 def _fit_int(val: int, ty: T.IntegerType, p: Parser, start: int) -> int:

@@ -130,11 +130,7 @@ class Printer:
         od = op.opdef
         fp = FormatPrinter()
         if op.results:
-            if op.result_group_name is not None and len(op.results) > 1:
-                head = f"%{op.result_group_name}:{len(op.results)}"
-            else:
-                head = ", ".join(self.value_name(r) for r in op.results)
-            fp.raw(head + " = ")
+            fp.raw(_result_head(self, op) + " = ")
         fp.raw(self.op_name(op))
         elements = None
         for cand in od.formats:
@@ -155,7 +151,10 @@ class Printer:
         if op.name.startswith("builtin."):
             return op.name[len("builtin.") :]
         if self.op_stack:
-            dialect = DEFAULT_DIALECT.get(self.op_stack[-1])
+            # gpu.module / gpu.func declare no default dialect upstream (mlir-opt prints gpu.return in full);
+            # the parser still accepts the short names there.
+            parent = self.op_stack[-1]
+            dialect = DEFAULT_DIALECT.get(parent) if not parent.startswith("gpu.") else None
             if dialect and op.name.startswith(dialect + ".") and dialect != "builtin":
                 short = op.name[len(dialect) + 1 :]
                 if self.registry.get("builtin." + short) is None:
@@ -180,6 +179,27 @@ class Printer:
         elif module.op.name == "builtin.module":
             lines.append(self.op_text(module.op))
         return "\n".join(lines) + "\n"
+
+
+def _result_head(pr: Printer, op: Operation) -> str:
+    """Result names as bound in MLIR: ``%a, %b``, with each run of results named ``g#0``, ``g#1``, ...
+    (from a ``%g:N`` binding) printed back as ``%g:N`` (e.g. ``%base, %offset, %sizes:2, %strides:2``)."""
+    parts = []
+    res = op.results
+    i = 0
+    while i < len(res):
+        name = res[i].name
+        if name is not None and name.endswith("#0") and len(name) > 2:
+            base = name[:-2]
+            n = 1
+            while i + n < len(res) and res[i + n].name == f"{base}#{n}":
+                n += 1
+            parts.append(f"%{base}:{n}")
+            i += n
+        else:
+            parts.append(pr.value_name(res[i]))
+            i += 1
+    return ", ".join(parts)
 
 
 def _has_preds(block: Block, region: Region) -> bool:

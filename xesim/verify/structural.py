@@ -125,7 +125,8 @@ def _check_operands(op: Operation, ctx: VerifyContext) -> None:
             ctx.error(op, f"requires at most one '{o.name}' operand")
         for i, v in enumerate(group):
             if not check_constraint(o.type, v.type):
-                idx = op.operands.index(v) if v in op.operands else i
+                seg = op._segment(o.name)  # position in the group, not the first use of a repeated value
+                idx = (seg[0] if seg else 0) + i
                 ctx.error(op, f"operand #{idx} must be {describe_constraint(o.type)}, but got '{v.type}'")
 
 
@@ -213,7 +214,9 @@ def _check_regions(op: Operation, ctx: VerifyContext) -> None:
                 loc = term.loc if term is not None else op.loc
                 ctx.error_at(loc, "block with no terminator" + (f", has {term.name}" if term is not None else ""))
                 continue
-            if rd is not None and rd.terminators and term.name not in rd.terminators:
+            # A branch (a terminator with successors, e.g. cf.br) stays inside the region; the region's
+            # terminator list names the ops that leave it (func.return in a func.func CFG).
+            if rd is not None and rd.terminators and term.name not in rd.terminators and not term.successors:
                 ctx.error_at(
                     term.loc,
                     f"'{term.name}' op is not a valid terminator here: '{op.name}' expects "
