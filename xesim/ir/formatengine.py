@@ -495,7 +495,7 @@ def build_operation(
         for s in od.successors:
             successors.extend(st.successors.get(s, []))
         if all(s == 1 for s in segments) and len(segments) == len(od.operands):
-            segments = None if not any(o.variadic or o.optional for o in od.operands) else segments
+            segments = segments if od.has_flexible_operands else None
     else:
         seg_attr = st.attrs.pop("operandSegmentSizes", None) or st.attrs.pop("operand_segment_sizes", None)
         if seg_attr is not None:

@@ -15,23 +15,27 @@ from dataclasses import dataclass
 from xesim.diagnostics import Location, SourceFile, error
 
 _SUFFIX = r"[A-Za-z0-9_$.\-]+"
+# Every match consumes the blanks/comments before a token.  ``dims`` is a dimension-list prefix such as
+# ``8x16x`` / ``?x?x`` / ``2x[4]x`` (MLIR's lexer splits these inside shaped types); ``hex`` comes first so
+# ``0x1F`` stays an integer (a zero-sized dimension like ``0x16xf32`` is split again by the parser).
 _TOKEN_RE = re.compile(
-    r"""
-    (?P<ws>(?:[ \t\r\n]+|//[^\n]*)+)
-  | (?P<float>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?)
-  | (?P<hex>0x[0-9a-fA-F]+)
-  | (?P<int>[0-9]+)
+    r"""(?:[ \t\r\n]++|//[^\n]*+)*+(?:
+    (?P<percent>%(?:""" + _SUFFIX + r"""|"(?:[^"\\\n]|\\.)*"))
   | (?P<bare>[A-Za-z_][A-Za-z0-9_$.]*)
-  | (?P<percent>%(?:""" + _SUFFIX + r"""|"(?:[^"\\\n]|\\.)*"))
+  | (?P<hex>0x[0-9a-fA-F]+)
+  | (?P<dims>(?:(?:[0-9]+|\?|\[[0-9]+\])x)+)
+  | (?P<punct>->|::|\.\.\.|\{-\#|\#-\}|[()\[\]{}<>,:=?*+\-|])
+  | (?P<float>[0-9]+\.[0-9]*(?:[eE][+-]?[0-9]+)?)
+  | (?P<int>[0-9]+)
   | (?P<caret>\^""" + _SUFFIX + r""")
   | (?P<at>@(?:[A-Za-z0-9_$.\-]+|"(?:[^"\\\n]|\\.)*"))
   | (?P<hash>\#(?:[A-Za-z0-9_$.\-]+))
   | (?P<excl>!(?:[A-Za-z0-9_$.\-]+))
   | (?P<string>"(?:[^"\\\n]|\\.)*")
-  | (?P<punct>->|::|\.\.\.|\{-\#|\#-\}|[()\[\]{}<>,:=?*+\-|])
-    """,
+    )""",
     re.VERBOSE,
 )
+_WS_RE = re.compile(r"(?:[ \t\r\n]++|//[^\n]*+)*+")
 
 
 @dataclass(slots=True)
@@ -53,43 +57,47 @@ class Token:
 class Lexer:
     """Lexer over a :class:`SourceFile`; ``peek``/``next``/``reset`` drive it.
 
-    The whole text is tokenized once up front (fast); ``reset`` to an offset that is a token boundary
-    continues in that token array, and ``reset`` into the middle of a token (dimension lists such as
-    ``8x16xf32`` are split by the parser at character level) lexes on demand until the stream is back on a
-    boundary of the array.
+    The whole text is tokenized once up front; ``reset`` to an offset that is a token boundary continues
+    in that token array, and ``reset`` into the middle of a token lexes on demand until the stream is back
+    on a boundary of the array.  A character that starts no token is reported when the parser reaches it.
     """
 
-    __slots__ = ("source", "text", "pos", "_toks", "_starts", "_ends", "_i", "_peeked", "_error_at")
+    __slots__ = ("source", "text", "pos", "_toks", "_starts", "_ends", "_i", "_last", "_peeked", "_error_at")
 
     def __init__(self, source: SourceFile) -> None:
         self.source = source
-        self.text = source.text
+        text = self.text = source.text
         self.pos = 0
-        toks: list[Token] = []
+        ms = list(_TOKEN_RE.finditer(text))
+        toks = [Token(m.lastgroup, m.group(m.lastgroup), m.start(m.lastgroup), m.end()) for m in ms]  # type: ignore[arg-type]
         error_at = -1
-        expected = 0
-        text = self.text
-        for m in _TOKEN_RE.finditer(text):
-            s = m.start()
-            if s != expected:
-                error_at = expected
-                break
-            expected = m.end()
-            kind = m.lastgroup
-            if kind == "ws":
-                continue
-            if kind == "hex":
-                kind = "int"
-            toks.append(Token(kind, m.group(), s, expected))  # type: ignore[arg-type]
-        else:
-            if expected != len(text):
-                error_at = expected
+        covered = sum(m.end() - m.start() for m in ms)
+        last_end = ms[-1].end() if ms else 0
+        if covered != last_end or ms and ms[0].start() != 0:
+            expected = 0
+            for k, m in enumerate(ms):
+                if m.start() != expected:
+                    # no token could start at `expected`: only blanks/comments up to the end, or a bad character
+                    ws_end = _WS_RE.match(text, expected).end()  # type: ignore[union-attr]
+                    error_at = ws_end if ws_end < len(text) else -1
+                    last_end = expected
+                    del toks[k:]
+                    break
+                expected = m.end()
+        if error_at < 0:
+            tail = _WS_RE.match(text, last_end).end()  # type: ignore[union-attr]
+            if tail != len(text):
+                error_at = tail
+        for t in toks:
+            if t.kind == "hex":
+                t.kind = "int"
         end = len(text) if error_at < 0 else error_at
         toks.append(Token("eof", "", end, end))
         self._toks = toks
         self._starts = [t.start for t in toks]
         self._ends = [t.end for t in toks]
         self._i = 0  # index of the next token in array mode, -1 in on-demand mode
+        self._last = len(toks) - 1
         self._peeked: Token | None = None
         self._error_at = error_at
 
@@ -97,20 +105,17 @@ class Lexer:
         return Location(self.source, offset)
 
     def _lex(self, pos: int) -> Token:
-        text = self.text
-        m = _TOKEN_RE.match(text, pos)
-        while m is not None and m.lastgroup == "ws":
-            pos = m.end()
-            m = _TOKEN_RE.match(text, pos)
+        m = _TOKEN_RE.match(self.text, pos)
         if m is None:
-            if pos >= len(text):
-                return Token("eof", "", len(text), len(text))
-            self._raise_bad_char(pos)
+            ws_end = _WS_RE.match(self.text, pos).end()  # type: ignore[union-attr]
+            if ws_end >= len(self.text):
+                return Token("eof", "", len(self.text), len(self.text))
+            self._raise_bad_char(ws_end)
         kind = m.lastgroup  # type: ignore[union-attr]
         assert kind is not None
         if kind == "hex":
             kind = "int"
-        return Token(kind, m.group(), m.start(), m.end())  # type: ignore[union-attr]
+        return Token(kind, m.group(m.lastgroup), m.start(m.lastgroup), m.end())  # type: ignore[union-attr]
 
     def _raise_bad_char(self, pos: int) -> None:
         ch = self.text[pos]
@@ -119,27 +124,32 @@ class Lexer:
         raise error(self.loc(pos), f"unexpected character '{ch}'")
 
     def peek(self) -> Token:
+        i = self._i
+        if i >= 0:
+            if i == self._last and self._error_at >= 0:
+                self._raise_bad_char(self._error_at)
+            return self._toks[i]
         tok = self._peeked
         if tok is None:
-            i = self._i
-            if i >= 0:
-                tok = self._toks[i]
-                if tok.kind == "eof" and self._error_at >= 0:
-                    self._raise_bad_char(self._error_at)
-            else:
-                tok = self._lex(self.pos)
-            self._peeked = tok
+            tok = self._peeked = self._lex(self.pos)
         return tok
 
     def next(self) -> Token:
+        i = self._i
+        if i >= 0:
+            if i == self._last:
+                if self._error_at >= 0:
+                    self._raise_bad_char(self._error_at)
+                tok = self._toks[i]
+            else:
+                tok = self._toks[i]
+                self._i = i + 1
+            self.pos = tok.end
+            return tok
         tok = self.peek()
         self.pos = tok.end
         self._peeked = None
-        if self._i >= 0:
-            if tok.kind != "eof":
-                self._i += 1
-        else:
-            self._resync(tok.end)
+        self._resync(tok.end)
         return tok
 
     def _resync(self, offset: int) -> None:

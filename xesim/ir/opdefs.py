@@ -101,6 +101,10 @@ class OpDef:
         return {a.name: a for a in self.attributes}
 
     @functools.cached_property
+    def has_flexible_operands(self) -> bool:
+        return any(o.variadic or o.optional for o in self.operands)
+
+    @functools.cached_property
     def operand_names(self) -> list[str]:
         return [o.name for o in self.operands]
 
@@ -145,6 +149,7 @@ class Registry:
 _INFER_TOKEN = re.compile(r"^(?:(?P<fn>[a-z0-9_]+)\((?P<args>[^)]*)\)|\$(?P<ref>[A-Za-z_][A-Za-z0-9_]*)|(?P<lit>.+))$")
 
 
+@functools.lru_cache(maxsize=None)
 def parse_infer(expr: str) -> tuple[str, list[str]]:
     """``"$x"`` -> ("ref", [x]); ``"elem($x)"`` -> ("elem", [x]); ``"index"`` -> ("lit", ["index"])."""
     m = _INFER_TOKEN.match(expr.strip())

@@ -20,7 +20,8 @@ from xesim.ir.lexer import Lexer, Token, unescape_string
 from xesim.ir.opdefs import OpDef, Registry, load_registry
 
 _INT_TYPE = re.compile(r"(s|u)?i([0-9]+)$")
-_DIM_RE = re.compile(r"(?:([0-9]+|\?|\[[0-9]+\])x)")
+_DIM_ITEM = re.compile(r"([0-9]+|\?|\[[0-9]+\])x")
+_DIM_RE_ALL = re.compile(r"(?:(?:[0-9]+|\?|\[[0-9]+\])x)+")
 _SIMPLE_TYPES = {
     "index": T.INDEX,
     "none": T.NONE,
@@ -61,6 +62,9 @@ class Parser:
         self.scopes: list[_Scope] = [_Scope()]
         self.op_stack: list[str] = []
         self.fragment_args: list[Placeholder] = []
+        # hot paths: bind the lexer's methods directly
+        self.peek = self.lex.peek  # type: ignore[method-assign]
+        self.next = self.lex.next  # type: ignore[method-assign]
 
     # ================================================================== token helpers
     def loc(self, offset: int | None = None) -> Location:
@@ -580,16 +584,23 @@ class Parser:
         return [self.parse_type()]
 
     def _parse_dims(self, allow_dynamic: bool, allow_scalable: bool = False) -> tuple[list[int], list[bool]]:
-        """Parse ``4x?x[8]x`` prefixes directly from the text (MLIR lexes dimension lists specially)."""
-        text = self.source.text
-        pos = self.lex.skip_ws()
+        """Parse a dimension-list prefix ``4x?x[8]x`` (a ``dims`` token; a leading zero-sized dimension such as
+        ``0x16xf32`` is lexed as a hex integer and split here at character level)."""
+        t = self.peek()
+        if t.kind == "dims":
+            self.next()
+            pos = t.start
+            text = t.text
+        elif t.kind == "int" and t.text.startswith("0x"):
+            pos = t.start
+            m = _DIM_RE_ALL.match(self.source.text, pos)
+            text = m.group() if m else ""
+            self.lex.reset(pos + len(text))
+        else:
+            return [], []
         dims: list[int] = []
         scal: list[bool] = []
-        while True:
-            m = _DIM_RE.match(text, pos)
-            if m is None:
-                break
-            d = m.group(1)
+        for d in _DIM_ITEM.findall(text):
             if d == "?":
                 if not allow_dynamic:
                     raise self.fail("expected static shape", pos)
@@ -603,8 +614,6 @@ class Parser:
             else:
                 dims.append(int(d))
                 scal.append(False)
-            pos = m.end()
-        self.lex.reset(pos)
         return dims, scal
 
     def _parse_vector_type(self) -> T.VectorType:
