@@ -14,6 +14,8 @@ from xesim import __version__
 from xesim.diagnostics import DiagnosticError
 
 EPILOG = """examples:
+  xesim run program.mlir                    run @main; program output on stdout, diagnostics on stderr
+  xesim check program.mlir                  run and check the output against the file's CHECK lines
   xesim verify program.mlir                 parse and verify; silent on success
   xesim fmt program.mlir                    print the normalized program
   cat program.mlir | xesim fmt -            read from standard input
@@ -78,6 +80,57 @@ def _cmd_fmt(args: argparse.Namespace) -> int:
     return 0
 
 
+def _load_verified(path: str):
+    from xesim.ir.parser import parse_source
+    from xesim.verify.structural import verify_module
+
+    name, text = _read(path)
+    module = parse_source(text, name)
+    ctx = verify_module(module, raise_on_error=False)
+    for d in ctx.diagnostics:
+        if d.severity != "error":
+            print(d.render(), file=sys.stderr)
+    if ctx.errors:
+        raise DiagnosticError(sorted(ctx.diagnostics, key=lambda d: d.loc.offset))
+    return module
+
+
+def _run_module(module, args: argparse.Namespace, out) -> None:
+    from xesim.exec.interpreter import Engine
+
+    engine = Engine(module, out=out, seed=args.seed, target=args.target)
+    engine.run(args.entry)
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    module = _load_verified(args.file)
+    _run_module(module, args, sys.stdout)
+    return 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    import io
+    import shutil
+    import subprocess
+
+    module = _load_verified(args.file)
+    buf = io.StringIO()
+    _run_module(module, args, buf)
+    exe = shutil.which("filecheck") or str(Path(sys.executable).with_name("filecheck"))
+    if not Path(exe).exists():
+        print("xesim: error: the 'filecheck' program is not installed (pip install filecheck)", file=sys.stderr)
+        return 1
+    cmd = [exe, args.file]
+    if args.check_prefix:
+        cmd += ["--check-prefix", args.check_prefix]
+    proc = subprocess.run(cmd, input=buf.getvalue(), capture_output=True, text=True)
+    sys.stderr.write(proc.stdout + proc.stderr)
+    if proc.returncode != 0:
+        return 1
+    print(f"{args.file}: all CHECK lines passed", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="xesim",
@@ -103,6 +156,17 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("-o", "--output", help="write to this file instead of stdout")
     f.add_argument("--no-verify", action="store_true", help="print without verifying")
     f.set_defaults(func=_cmd_fmt)
+
+    for name, fn, helptext in (("run", _cmd_run, "run the program's entry function like mlir-runner"),
+                               ("check", _cmd_check, "run the program and check its output against its CHECK lines")):
+        r = sub.add_parser(name, help=helptext, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        r.add_argument("file", help="input file (.mlir / .xegpu), or - for stdin")
+        r.add_argument("--entry", default="main", help="function to run (default: main)")
+        r.add_argument("--seed", type=int, default=0, help="seed of fillResource1DRandom* (default 0)")
+        r.add_argument("--target", default="pvc", help="hardware target (default: pvc)")
+        if name == "check":
+            r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
+        r.set_defaults(func=fn)
     return ap
 
 

@@ -80,7 +80,8 @@ class AddressSpace:
         if alloc is None or alloc.base != addr:
             raise MemoryFault(f"free of address 0x{addr:x}, which is not the start of any allocation")
         if not alloc.alive:
-            raise MemoryFault(f"double free of {alloc.describe()}" + (f" (first freed by {alloc.freed_by})" if alloc.freed_by else ""))
+            first = f" (first freed by {alloc.freed_by})" if alloc.freed_by else ""
+            raise MemoryFault(f"double free of {alloc.describe()}{first}")
         alloc.alive = False
         alloc.freed_by = by
         return alloc

@@ -149,7 +149,7 @@ class Registry:
 _INFER_TOKEN = re.compile(r"^(?:(?P<fn>[a-z0-9_]+)\((?P<args>[^)]*)\)|\$(?P<ref>[A-Za-z_][A-Za-z0-9_]*)|(?P<lit>.+))$")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def parse_infer(expr: str) -> tuple[str, list[str]]:
     """``"$x"`` -> ("ref", [x]); ``"elem($x)"`` -> ("elem", [x]); ``"index"`` -> ("lit", ["index"])."""
     m = _INFER_TOKEN.match(expr.strip())

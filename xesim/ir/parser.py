@@ -261,7 +261,7 @@ class Parser:
         if not sc.forward:
             return
         if self.fragment:
-            for name, ph in sc.forward.items():
+            for ph in sc.forward.values():
                 self.fragment_args.append(ph)
             sc.forward.clear()
             return
@@ -376,7 +376,7 @@ class Parser:
             self.op_stack.pop()
 
     def parse_generic_operation(self, loc: Location) -> Operation:
-        from xesim.ir.formatengine import build_operation, OpState
+        from xesim.ir.formatengine import OpState, build_operation
 
         t = self.next()
         name = unescape_string(t.text)

@@ -19,7 +19,7 @@ def format_g(x: float) -> str:
     """``printf("%g", x)`` as glibc prints it (Python's ``%g`` differs only for negative NaN)."""
     if math.isnan(x):
         return "-nan" if math.copysign(1.0, x) < 0 else "nan"
-    return "%g" % x
+    return "%g" % x  # noqa: UP031 - C printf semantics, spelled as in C
 
 
 def element_formatter(kind: str) -> Callable[[object], str]:
@@ -56,7 +56,8 @@ def memref_data_text(values: np.ndarray, fmt: Callable[[object], str]) -> str:
         return "[" + fmt(values[()]) + "]"
     if values.size == 0:
         return "[]"
-    flat_text = [fmt(v) for v in values.reshape(-1).tolist()] if values.dtype != object else [fmt(v) for v in values.reshape(-1)]
+    flat = values.reshape(-1)
+    flat_text = [fmt(v) for v in (flat.tolist() if values.dtype != object else flat)]
     shape = values.shape
     out: list[str] = []
     pos = 0
@@ -85,7 +86,8 @@ def memref_data_text(values: np.ndarray, fmt: Callable[[object], str]) -> str:
 def memref_text(ranked: bool, ptr: int, offset: int, sizes: Sequence[int], strides: Sequence[int],
                 values: np.ndarray, kind: str) -> str:
     """Header line, newline, data block, newline — exactly what printMemref* writes."""
-    return memref_header(ranked, ptr, offset, sizes, strides) + "\n" + memref_data_text(values, element_formatter(kind)) + "\n"
+    head = memref_header(ranked, ptr, offset, sizes, strides)
+    return head + "\n" + memref_data_text(values, element_formatter(kind)) + "\n"
 
 
 def vector_print_text(values: np.ndarray | object, fmt: Callable[[object], str], is_vector: bool,

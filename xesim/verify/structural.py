@@ -10,8 +10,6 @@ are all reported); messages follow MLIR's ``'dialect.op' op <message>`` style.
 
 from __future__ import annotations
 
-from typing import Any
-
 from xesim.diagnostics import Diagnostic, DiagnosticError, Location
 from xesim.ir import attributes as A
 from xesim.ir import types as T
@@ -209,8 +207,6 @@ def _check_regions(op: Operation, ctx: VerifyContext) -> None:
                 continue
             term = block.terminator
             if term is None or term.opdef is None or not term.opdef.is_terminator:
-                if rd is not None and rd.terminators and len(rd.terminators) == 1 and term is not None and _implicit_ok(rd):
-                    continue
                 loc = term.loc if term is not None else op.loc
                 ctx.error_at(loc, "block with no terminator" + (f", has {term.name}" if term is not None else ""))
                 continue
@@ -222,10 +218,6 @@ def _check_regions(op: Operation, ctx: VerifyContext) -> None:
                     f"'{term.name}' op is not a valid terminator here: '{op.name}' expects "
                     + " or ".join(f"'{t}'" for t in rd.terminators),
                 )
-
-
-def _implicit_ok(rd: Any) -> bool:
-    return False
 
 
 def _check_parent(op: Operation, ctx: VerifyContext) -> None:

@@ -1,0 +1,1 @@
+"""Execution: the reference interpreter, host runtime, kernel launcher (ARCHITECTURE.md "Data flow")."""

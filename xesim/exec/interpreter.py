@@ -1,0 +1,242 @@
+"""The reference interpreter: ops compiled to Python closures over a frame of value slots.
+
+Each function body is compiled once (lazily, on first call) into :class:`CompiledRegion` objects: a block
+is a list of *steps* (``step(frame) -> None``) followed by a *terminator* (``term(frame) -> (target, values)``
+where ``target`` is a block index for branches or ``None`` for leaving the region).  An op's semantics is
+one compile function registered with ``@impl("dialect.op")`` (:mod:`xesim.exec.registry`) in
+``xesim/exec/ops/<dialect>.py``; it receives the op and the :class:`Compiler` (slots, nested regions, the
+engine) and returns the step.  Values live in frame slots; regions nested in an op share their function's
+frame; every call gets a fresh frame.
+
+Runtime faults are :class:`ExecFault` carrying the op; they render as located diagnostics with the
+kernel/subgroup/lane context when raised inside a kernel.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, TextIO
+
+from xesim.diagnostics import Diagnostic, DiagnosticError
+from xesim.exec.registry import IMPLS
+from xesim.hw.memory import AddressSpace, MemoryFault
+from xesim.ir.core import Block, Module, Operation, Region, Value
+
+Step = Callable[[list], None]
+Term = Callable[[list], tuple]
+
+
+class ExecFault(Exception):
+    """A runtime error attributed to an op (filled in by the region runner when raised without one)."""
+
+    def __init__(self, message: str, op: Operation | None = None, context: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.op = op
+        self.context = context
+
+    def to_diagnostic(self) -> Diagnostic:
+        if self.op is None:
+            from xesim.diagnostics import Location
+
+            return Diagnostic("error", Location.unknown(), self.message)
+        msg = f"'{self.op.name}' op {self.message}"
+        if self.context:
+            msg += f" ({self.context})"
+        return Diagnostic("error", self.op.loc, msg)
+
+
+class CompiledBlock:
+    __slots__ = ("arg_slots", "steps", "ops", "term", "block")
+
+    def __init__(self, block: Block) -> None:
+        self.block = block
+        self.arg_slots: list[int] = []
+        self.steps: list[Step] = []
+        self.ops: list[Operation] = []
+        self.term: Term | None = None
+
+
+class CompiledRegion:
+    __slots__ = ("blocks", "region")
+
+    def __init__(self, region: Region) -> None:
+        self.region = region
+        self.blocks: list[CompiledBlock] = []
+
+    @property
+    def entry(self) -> CompiledBlock:
+        return self.blocks[0]
+
+
+def _leave_empty(fr: list) -> tuple:
+    return (None, ())
+
+
+def run_region(cr: CompiledRegion, fr: list, args: tuple | list = ()) -> tuple:
+    """Execute a compiled region in frame ``fr`` with entry-block ``args``; return the values its
+    region-exiting terminator yields."""
+    b = cr.blocks[0]
+    for slot, v in zip(b.arg_slots, args):
+        fr[slot] = v
+    while True:
+        i = 0
+        try:
+            for s in b.steps:
+                s(fr)
+                i += 1
+            nxt, vals = b.term(fr)  # type: ignore[misc]
+        except ExecFault as exc:
+            if exc.op is None:
+                exc.op = b.ops[i] if i < len(b.ops) else None
+            raise
+        except MemoryFault as exc:
+            raise ExecFault(str(exc), b.ops[i] if i < len(b.ops) else None) from exc
+        except (ZeroDivisionError, OverflowError, FloatingPointError) as exc:
+            raise ExecFault(str(exc), b.ops[i] if i < len(b.ops) else None) from exc
+        if nxt is None:
+            return vals
+        b = cr.blocks[nxt]
+        for slot, v in zip(b.arg_slots, vals):
+            fr[slot] = v
+
+
+class Compiler:
+    """Compiles one function-like op (func.func / gpu.func) into closures; hands out frame slots."""
+
+    def __init__(self, engine: Engine, func_op: Operation) -> None:
+        self.engine = engine
+        self.func_op = func_op
+        self._slots: dict[int, int] = {}
+        self.nslots = 0
+        self.block_index: dict[int, int] = {}
+
+    # ------------------------------------------------------------------ slots
+    def slot(self, v: Value) -> int:
+        k = id(v)
+        s = self._slots.get(k)
+        if s is None:
+            s = self._slots[k] = self.nslots
+            self.nslots += 1
+        return s
+
+    def slots(self, values: list) -> list[int]:
+        return [self.slot(v) for v in values]
+
+    # ------------------------------------------------------------------ regions
+    def compile_region(self, region: Region) -> CompiledRegion:
+        cr = CompiledRegion(region)
+        for i, b in enumerate(region.blocks):
+            self.block_index[id(b)] = i
+        for b in region.blocks:
+            cb = CompiledBlock(b)
+            cb.arg_slots = self.slots(b.args)
+            cr.blocks.append(cb)
+        for b, cb in zip(region.blocks, cr.blocks):
+            for op in b.ops:
+                is_term = op.opdef is not None and op.opdef.is_terminator
+                fn = IMPLS.get(op.name)
+                if fn is None:
+                    raise DiagnosticError(Diagnostic("error", op.loc, f"'{op.name}' op has no execution semantics in xesim yet"))
+                compiled = fn(op, self)
+                if is_term:
+                    cb.term = compiled
+                    cb.ops.append(op)
+                elif compiled is not None:
+                    cb.steps.append(compiled)
+                    cb.ops.append(op)
+            if cb.term is None:
+                cb.term = _leave_empty  # blocks of no-terminator regions (module bodies) or implicit yields
+        return cr
+
+    def successor_index(self, block: Block) -> int:
+        return self.block_index[id(block)]
+
+
+class FunctionCode:
+    """A compiled function: call it with argument values, get its results."""
+
+    def __init__(self, engine: Engine, func_op: Operation) -> None:
+        self.func_op = func_op
+        cx = Compiler(engine, func_op)
+        self.body = cx.compile_region(func_op.regions[0])
+        self.nslots = cx.nslots
+
+    def __call__(self, args: list | tuple) -> tuple:
+        fr: list = [None] * self.nslots
+        return run_region(self.body, fr, args)
+
+
+class KernelState:
+    """Ids of the executing kernel instance, read by the gpu id ops (spec/programs-and-runner.md §3.2)."""
+
+    def __init__(self) -> None:
+        self.grid = (1, 1, 1)
+        self.block = (1, 1, 1)
+        self.block_id = (0, 0, 0)
+        self.thread_id = (0, 0, 0)
+        self.subgroup_id = 0
+        self.lane_id = 0
+        self.num_subgroups = 1
+        self.subgroup_size = 16
+        self.slm: AddressSpace | None = None
+        self.slm_allocs: dict[int, Any] = {}
+        self.kernel_name = ""
+        self.level = ""
+        self.active = False
+        self.printf_buffer: list[str] = []
+        self.barrier: Callable[[Any], None] = lambda op: None
+
+    def context(self) -> str:
+        if not self.active:
+            return ""
+        parts = [f"kernel {self.kernel_name}", f"workgroup ({', '.join(map(str, self.block_id))})",
+                 f"subgroup {self.subgroup_id}"]
+        if self.level == "lane":
+            parts.append(f"lane {self.lane_id}")
+        return ", ".join(parts)
+
+
+class Engine:
+    """Runs a module: host functions, runtime utilities and kernel launches."""
+
+    def __init__(self, module: Module, out: TextIO | None = None, seed: int = 0, target: str = "pvc") -> None:
+        from xesim.exec import ops  # noqa: F401  (registers every @impl)
+
+        self.module = module
+        self.out = out or sys.stdout
+        self.seed = seed
+        self.target_name = target
+        self.memory = AddressSpace("global")
+        self.kstate = KernelState()
+        self._code: dict[int, FunctionCode] = {}
+        self.rng = None
+
+    def function_code(self, func_op: Operation) -> FunctionCode:
+        code = self._code.get(id(func_op))
+        if code is None:
+            code = self._code[id(func_op)] = FunctionCode(self, func_op)
+        return code
+
+    def lookup(self, path: tuple[str, ...]) -> Operation | None:
+        return self.module.lookup_symbol(path)
+
+    def run(self, entry: str = "main", args: list | tuple = ()) -> tuple:
+        """Run function ``entry``; return its results.  Raises DiagnosticError on faults."""
+        from xesim.diagnostics import Location
+
+        func = self.lookup((entry,))
+        if func is None or func.name != "func.func":
+            raise DiagnosticError(Diagnostic("error", Location.unknown(), f"no function @{entry} to run"))
+        if func.regions[0].empty:
+            raise DiagnosticError(Diagnostic("error", func.loc, f"function @{entry} has no body"))
+        try:
+            return self.function_code(func)(list(args))
+        except ExecFault as exc:
+            raise DiagnosticError(exc.to_diagnostic()) from exc
+        finally:
+            try:
+                self.out.flush()
+            except Exception:  # noqa: BLE001 - closed streams at exit
+                pass

@@ -1,0 +1,66 @@
+"""func dialect semantics: calls (incl. recursion and multiple results), returns, external runtime calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xesim.exec.interpreter import ExecFault
+from xesim.exec.registry import impl
+
+
+@impl("func.func", "gpu.module", "builtin.module")
+def _no_effect(op: Any, cx: Any) -> None:
+    return None
+
+
+@impl("func.return", "gpu.return")
+def _return(op: Any, cx: Any):
+    slots = cx.slots(op.operands)
+
+    def term(fr: list) -> tuple:
+        return None, [fr[s] for s in slots]
+
+    return term
+
+
+@impl("func.call")
+def _call(op: Any, cx: Any):
+    engine = cx.engine
+    callee_ref = op.attributes["callee"]
+    args = cx.slots(op.operands)
+    res = cx.slots(op.results)
+    callee = engine.lookup(tuple(callee_ref.path))
+    if callee is None or callee.regions[0].empty:
+        from xesim.runtime.externals import EXTERNALS
+
+        name = callee_ref.leaf
+        key = name[len("_mlir_ciface_"):] if name.startswith("_mlir_ciface_") else name
+        fn = EXTERNALS.get(key)
+        if fn is None:
+            def missing(fr: list) -> None:
+                raise ExecFault(f"calls external function @{name}, which xesim does not provide")
+
+            return missing
+        arg_types = [v.type for v in op.operands]
+
+        def ext_step(fr: list) -> None:
+            out = fn(engine, [fr[s] for s in args], arg_types)
+            if res:
+                if len(res) == 1:
+                    fr[res[0]] = out
+                else:
+                    for s, v in zip(res, out):
+                        fr[s] = v
+
+        return ext_step
+
+    holder: list = []
+
+    def step(fr: list) -> None:
+        if not holder:
+            holder.append(engine.function_code(callee))
+        vals = holder[0]([fr[s] for s in args])
+        for s, v in zip(res, vals):
+            fr[s] = v
+
+    return step
