@@ -1,0 +1,127 @@
+"""Python API for tests and notebooks.
+
+    import xesim
+    prog = xesim.load("program.mlir")          # or MLIR text; parsed and verified
+    result = prog.run()                         # runs @main; result.output is what it printed
+    out = xesim.launch(prog, "kernels::scale", grid=(4, 1, 1), block=(16, 1, 1),
+                       args=[np.arange(64, dtype=np.float32), 2.0])
+    out.arrays[0]                               # the first array argument after the kernel ran
+
+``launch`` copies numpy arrays into device allocations, passes scalars as they are, runs the kernel and
+copies every array back (``out.arrays`` holds them in argument order).
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from xesim.ir.core import Module
+
+
+@dataclass
+class RunResult:
+    """What a run produced: the printed ``output`` and the entry function's returned ``values``."""
+
+    output: str
+    values: tuple = ()
+
+
+@dataclass
+class LaunchResult:
+    output: str
+    arrays: list[np.ndarray] = field(default_factory=list)
+
+
+class Program:
+    """A parsed and verified program (wraps the IR :class:`~xesim.ir.core.Module`)."""
+
+    def __init__(self, module: Module) -> None:
+        self.module = module
+
+    def walk(self):
+        return self.module.walk()
+
+    def text(self) -> str:
+        from xesim.ir.printer import print_module
+
+        return print_module(self.module)
+
+    def run(self, entry: str = "main", args: list | tuple = (), seed: int = 0, target: str = "pvc") -> RunResult:
+        """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults."""
+        from xesim.exec.interpreter import Engine
+
+        buf = io.StringIO()
+        engine = Engine(self.module, out=buf, seed=seed, target=target)
+        values = engine.run(entry, list(args))
+        return RunResult(buf.getvalue(), tuple(values))
+
+
+
+
+
+def load(path_or_text: str | Path, verify: bool = True) -> Program:
+    """Parse (and verify) a file path, or MLIR text when the argument contains a newline or a brace."""
+    from xesim.ir.parser import parse_source
+    from xesim.verify.structural import verify_module
+
+    s = str(path_or_text)
+    if isinstance(path_or_text, Path) or ("\n" not in s and "{" not in s):
+        name, text = s, Path(s).read_text()
+    else:
+        name, text = "<string>", s
+    module = parse_source(text, name)
+    if verify:
+        verify_module(module)
+    return Program(module)
+
+
+def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple = (16, 1, 1),
+           args: list | tuple = (), seed: int = 0, target: str = "pvc") -> LaunchResult:
+    """Launch ``kernel`` (``"module::func"``) with numpy arrays (copied in and out) and scalars."""
+    from xesim.diagnostics import DiagnosticError, Location, Diagnostic
+    from xesim.exec.interpreter import Engine, ExecFault
+    from xesim.exec.launcher import launch_kernel
+    from xesim.exec.values import MemRefValue, identity_strides, scalar
+    from xesim.ir import types as T
+
+    path = tuple(p.lstrip("@") for p in kernel.split("::"))
+    func = program.module.lookup_symbol(path)
+    if func is None or func.name != "gpu.func":
+        raise DiagnosticError(Diagnostic("error", Location.unknown(), f"no gpu.func kernel {kernel}"))
+    ftype = func.attributes["function_type"].type
+    if len(args) != len(ftype.inputs):
+        raise DiagnosticError(Diagnostic("error", func.loc,
+                                         f"kernel {kernel} takes {len(ftype.inputs)} arguments, {len(args)} given"))
+    buf = io.StringIO()
+    engine = Engine(program.module, out=buf, seed=seed, target=target)
+    values: list[Any] = []
+    buffers: list[tuple[MemRefValue, np.ndarray]] = []
+    for a, t in zip(args, ftype.inputs):
+        if isinstance(t, T.MemRefType):
+            arr = np.ascontiguousarray(a)
+            from xesim.exec.values import dtype_of
+
+            want = dtype_of(t.element_type)
+            if arr.dtype != want:
+                raise DiagnosticError(Diagnostic("error", func.loc,
+                                                 f"argument of type {t} needs a {want} array, got {arr.dtype}"))
+            alloc = engine.memory.allocate(arr.nbytes, "device", "argument")
+            mv = MemRefValue(engine.memory, alloc, alloc.base, 0, tuple(arr.shape), identity_strides(arr.shape),
+                             t.element_type)
+            mv.write_logical(arr)
+            values.append(mv)
+            buffers.append((mv, arr))
+        else:
+            values.append(scalar(a, t))
+    g = tuple(grid) + (1,) * (3 - len(grid))
+    b = tuple(block) + (1,) * (3 - len(block))
+    try:
+        launch_kernel(engine, func, kernel, g, b, values, func)
+    except ExecFault as exc:
+        raise DiagnosticError(exc.to_diagnostic()) from exc
+    return LaunchResult(buf.getvalue(), [mv.logical_array() for mv, _ in buffers])
