@@ -8,7 +8,7 @@ from xesim.exec.interpreter import ExecFault
 from xesim.exec.registry import impl
 
 
-@impl("func.func", "gpu.module", "builtin.module")
+@impl("func.func", "gpu.func", "gpu.module", "builtin.module")
 def _no_effect(op: Any, cx: Any) -> None:
     return None
 
