@@ -83,7 +83,7 @@ def load(path_or_text: str | Path, verify: bool = True) -> Program:
 def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple = (16, 1, 1),
            args: list | tuple = (), seed: int = 0, target: str = "pvc") -> LaunchResult:
     """Launch ``kernel`` (``"module::func"``) with numpy arrays (copied in and out) and scalars."""
-    from xesim.diagnostics import DiagnosticError, Location, Diagnostic
+    from xesim.diagnostics import Diagnostic, DiagnosticError, Location
     from xesim.exec.interpreter import Engine, ExecFault
     from xesim.exec.launcher import launch_kernel
     from xesim.exec.values import MemRefValue, identity_strides, scalar

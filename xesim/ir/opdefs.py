@@ -17,10 +17,7 @@ from typing import Any
 
 from xesim.ir import format as fmt
 from xesim.ir.constraints import CONSTRAINTS, INFER_FUNCTIONS, INFER_LITERALS, constraint_names
-
-ISA_DIR = Path(__file__).resolve().parent.parent / "isa_data"
-if not ISA_DIR.exists():  # running from a source checkout: <repo>/isa
-    ISA_DIR = Path(__file__).resolve().parents[2] / "isa"
+from xesim.paths import ISA_DIR  # noqa: E402
 
 ATTR_KINDS = {
     "int", "i64", "i32", "i8", "index", "bool", "unit", "string", "symbol", "symbol_ref", "type",
