@@ -98,8 +98,35 @@ def _load_verified(path: str):
 def _run_module(module, args: argparse.Namespace, out) -> None:
     from xesim.exec.interpreter import Engine
 
-    engine = Engine(module, out=out, seed=args.seed, target=args.target)
-    engine.run(args.entry)
+    from xesim.hw.params import TargetError
+
+    try:
+        engine = Engine(module, out=out, seed=args.seed, target=args.target, strict=args.strict)
+    except TargetError as exc:
+        print(f"xesim: error: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+    engine.dpas_model_name = args.dpas_model
+    try:
+        engine.run(args.entry)
+    finally:
+        if args.explain_assumptions:
+            _explain(engine)
+
+
+def _explain(engine) -> None:
+    """List the assumed (not source-established) target parameters this run read, with their evidence."""
+    used = engine.target.assumptions(only_used=True)
+    lines = [f"xesim: target '{engine.target.name}': {len(used)} assumed parameter(s) used by this run"]
+    for p in used:
+        lines.append(f"  {p.path} = {p.value!r}\n      evidence: {p.evidence}\n      source: {p.source}")
+    notes = list(getattr(engine, "assumption_notes", []))
+    math_ops = sorted({op.name for op in engine.module.walk() if op.name.startswith("math.")})
+    if math_ops:
+        notes.append(f"{', '.join(math_ops)}: computed in f64 and rounded once to the result type (xesim/numerics/"
+                     "mathfuncs.py); the GPU's math library may differ in the last bits (ARCHITECTURE.md Numerics)")
+    for n in notes:
+        lines.append(f"  note: {n}")
+    print("\n".join(lines), file=sys.stderr)
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -163,7 +190,13 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument("file", help="input file (.mlir / .xegpu), or - for stdin")
         r.add_argument("--entry", default="main", help="function to run (default: main)")
         r.add_argument("--seed", type=int, default=0, help="seed of fillResource1DRandom* (default 0)")
-        r.add_argument("--target", default="pvc", help="hardware target (default: pvc)")
+        r.add_argument("--target", default="pvc", help="hardware target: pvc (default) or bmg")
+        r.add_argument("--strict", action="store_true",
+                       help="treat hardware rules real programs break without visible harm as errors")
+        r.add_argument("--dpas-model", default=None, metavar="NAME",
+                       help="DPAS numerics model preset (default: the target's best-evidenced model)")
+        r.add_argument("--explain-assumptions", action="store_true",
+                       help="after the run, list the assumed hardware parameters it used (on stderr)")
         if name == "check":
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)

@@ -158,3 +158,25 @@ DEADLOCK = """module attributes {gpu.container_module} {
   }
 }
 """
+
+
+def test_explain_assumptions_lists_math_and_target(tmp_path: Path) -> None:
+    f = tmp_path / "m.mlir"
+    f.write_text("""func.func @main() {
+  %a = arith.constant 1.0 : f32
+  %e = math.exp %a : f32
+  vector.print %e : f32
+  return
+}
+""")
+    status, out, err = run_xesim(["run", "--explain-assumptions", str(f)])
+    assert status == 0
+    assert out == "2.71828\n"
+    assert "target 'pvc'" in err and "math.exp: computed in f64" in err
+
+
+def test_unknown_target_is_an_error(tmp_path: Path) -> None:
+    f = tmp_path / "m.mlir"
+    f.write_text("func.func @main() {\n  return\n}\n")
+    status, _, err = run_xesim(["run", "--target", "nope", str(f)])
+    assert status == 1 and "unknown target 'nope'" in err

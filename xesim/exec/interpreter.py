@@ -201,17 +201,37 @@ class KernelState:
 class Engine:
     """Runs a module: host functions, runtime utilities and kernel launches."""
 
-    def __init__(self, module: Module, out: TextIO | None = None, seed: int = 0, target: str = "pvc") -> None:
+    def __init__(self, module: Module, out: TextIO | None = None, seed: int = 0, target: str = "pvc",
+                 strict: bool = False, overrides: dict | None = None, err: TextIO | None = None) -> None:
         from xesim.exec import ops  # noqa: F401  (registers every @impl)
+        from xesim.hw.params import load_target
 
         self.module = module
         self.out = out or sys.stdout
+        self.err = err or sys.stderr
         self.seed = seed
         self.target_name = target
+        self.target = load_target(target).with_overrides(overrides) if overrides else load_target(target)
+        self.strict = strict  # hardware rules that real programs break without visible harm become errors
+        self.dpas_model_name: str | None = None  # --dpas-model preset (None: the target's default)
+        self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions
+        self._warned: set[tuple[int, str]] = set()
         self.memory = AddressSpace("global")
         self.kstate = KernelState()
         self._code: dict[int, FunctionCode] = {}
         self.rng = None
+
+    def warn(self, op: Operation, message: str) -> None:
+        """A runtime warning (e.g. a block shape PVC rejects but that works in practice), once per op and text;
+        an error under ``--strict``."""
+        if self.strict:
+            raise ExecFault(message + " (error because of --strict)", op)
+        key = (id(op), message)
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        d = Diagnostic("warning", op.loc, f"'{op.name}' op {message}")
+        print(d.render(), file=self.err)
 
     def function_code(self, func_op: Operation) -> FunctionCode:
         code = self._code.get(id(func_op))
