@@ -8,6 +8,7 @@ the assembly format does not print, as MLIR's ODS type constraints (``AllTypesMa
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from xesim.ir.types import (
@@ -139,8 +140,16 @@ def constraint_names(spec: str) -> list[str]:
     return [s.strip() for s in spec.split("|")]
 
 
+@functools.cache
+def _predicates(spec: str) -> tuple:
+    return tuple(CONSTRAINTS[name][0] for name in constraint_names(spec))
+
+
 def check_constraint(spec: str, t: Type) -> bool:
-    return any(CONSTRAINTS[name][0](t) for name in constraint_names(spec))
+    for pred in _predicates(spec):
+        if pred(t):
+            return True
+    return False
 
 
 def describe_constraint(spec: str) -> str:

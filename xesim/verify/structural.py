@@ -106,26 +106,32 @@ def _check_operands(op: Operation, ctx: VerifyContext) -> None:
     od = op.opdef
     segs = op.operand_segments
     if segs is None:
-        fixed = [o for o in od.operands if not (o.variadic or o.optional)]
-        if len(fixed) == len(od.operands) and len(op.operands) != len(fixed):
-            ctx.error(op, f"requires {len(fixed)} operands, but found {len(op.operands)}")
+        if len(op.operands) != len(od.operands) or od.has_flexible_operands:
+            fixed = [o for o in od.operands if not (o.variadic or o.optional)]
+            if len(fixed) == len(od.operands) or len(op.operands) < len(fixed):
+                ctx.error(op, f"requires {len(fixed)} operands, but found {len(op.operands)}")
+                return
+            segs = [1] * len(od.operands)
+        else:  # fast path: one operand per definition entry
+            for idx, (o, v) in enumerate(zip(od.operands, op.operands)):
+                if not check_constraint(o.type, v.type):
+                    ctx.error(op, f"operand #{idx} must be {describe_constraint(o.type)}, but got '{v.type}'")
             return
-    for o in od.operands:
-        try:
-            group = op.operand_group(o.name)
-        except (KeyError, IndexError):
-            ctx.error(op, f"missing operand '{o.name}'")
-            continue
-        if not o.variadic and not o.optional and len(group) != 1:
+    if len(segs) != len(od.operands) or sum(segs) != len(op.operands):
+        ctx.error(op, "operand groups do not match the op's definition")
+        return
+    start = 0
+    for o, n in zip(od.operands, segs):
+        if not o.variadic and not o.optional and n != 1:
             ctx.error(op, f"requires exactly one '{o.name}' operand")
-            continue
-        if o.optional and len(group) > 1:
+        elif o.optional and n > 1:
             ctx.error(op, f"requires at most one '{o.name}' operand")
-        for i, v in enumerate(group):
-            if not check_constraint(o.type, v.type):
-                seg = op._segment(o.name)  # position in the group, not the first use of a repeated value
-                idx = (seg[0] if seg else 0) + i
-                ctx.error(op, f"operand #{idx} must be {describe_constraint(o.type)}, but got '{v.type}'")
+        else:
+            for i in range(start, start + n):
+                v = op.operands[i]
+                if not check_constraint(o.type, v.type):
+                    ctx.error(op, f"operand #{i} must be {describe_constraint(o.type)}, but got '{v.type}'")
+        start += n
 
 
 def _check_results(op: Operation, ctx: VerifyContext) -> None:
