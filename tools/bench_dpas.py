@@ -1,0 +1,59 @@
+"""Benchmark of the bit-exact DPAS model (xesim/numerics/dpas.py): GFLOP/s of an n x n x n GEMM through
+``dpas()`` (bf16 -> f32 and f16 -> f32, default model of the target) next to numpy's float32 matmul (BLAS) of the
+same size timed in the same run.  Prints a table; not a test (no test asserts a time).
+
+    /tmp/venv/bin/python tools/bench_dpas.py [--n 512] [--repeat 3] [--target pvc] [--model NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import ml_dtypes
+import numpy as np
+
+from xesim.hw.params import load_target
+from xesim.numerics.dpas import dpas, model_from_target
+
+
+def _best(fn, repeat: int) -> float:  # noqa: ANN001
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=512)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--target", default="pvc")
+    ap.add_argument("--model", default=None, help="preset name (default: the target's model)")
+    args = ap.parse_args(argv)
+    n = args.n
+    target = load_target(args.target)
+    model = model_from_target(target, args.model)
+    rng = np.random.default_rng(0)
+    flops = 2.0 * n * n * n
+    rows = []
+    a32 = rng.standard_normal((n, n), dtype=np.float32)
+    b32 = rng.standard_normal((n, n), dtype=np.float32)
+    c32 = rng.standard_normal((n, n), dtype=np.float32)
+    t = _best(lambda: a32 @ b32 + c32, args.repeat)
+    rows.append(("numpy float32 matmul (BLAS, not bit-exact)", t))
+    for name, dt in (("bf16", ml_dtypes.bfloat16), ("f16", np.float16)):
+        a, b = a32.astype(dt), b32.astype(dt)
+        dpas(a[:8, :32], b[:32, :16], c32[:8, :16], name, name, "f32", "f32", model, target)  # compile / warm up
+        t = _best(lambda a=a, b=b, name=name: dpas(a, b, c32, name, name, "f32", "f32", model, target), args.repeat)
+        rows.append((f"dpas {name} x {name} -> f32, model '{model.name}' (bit-exact)", t))
+    print(f"GEMM {n} x {n} x {n} ({flops / 1e9:.3f} GFLOP), best of {args.repeat}")
+    print(f"{'implementation':<60} {'seconds':>10} {'GFLOP/s':>10}")
+    for label, t in rows:
+        print(f"{label:<60} {t:>10.4f} {flops / t / 1e9:>10.3f}")
+
+
+if __name__ == "__main__":
+    main()

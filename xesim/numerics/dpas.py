@@ -1,0 +1,635 @@
+"""DPAS (XMX systolic dot-product-accumulate) numerics: ``D = C + A x B`` bit for bit under a configurable model.
+
+Spec: spec/dpas-numerics.md (§1 best-evidenced behaviour, §3 model skeleton, §5 parameters, §8 tables) and
+spec/pvc-hardware.md §3 (shapes, type table).  Geometry and the legal type table come from the target
+(``isa/targets/<target>.toml`` ``[dpas]``), the numerics model from :func:`model_from_target`.
+
+**One instruction** (:func:`dpas_instruction`, spec/dpas-numerics.md §2.1 vISA pseudocode, §3 skeleton): A is
+M x K (M = repeat count <= 8), B is K x N (N = execution size), K = systolic depth (8) x OPS_PER_CHAN; product
+``k`` belongs to stage ``k // OPS``.  Per output element::
+
+    acc = Src0 (C widened exactly; +0 when C is absent = null register, §5.15)
+    for each rounding group (default: one systolic stage, stages 0..7 in order):
+        acc = ROUND_acc_format(acc + sum of the group's exact products)      # ONE rounding per group
+    Dst = acc, or ROUND_dst(acc) once for an f16/bf16 Dst (§3, T13a-c)
+
+with the variations of :class:`DpasModel` (group size, Src0 last, reverse stages, narrow adder, rounding
+direction, denormal flushing, tf32 operand treatment, product rounding).  Integer DPAS:
+``D = (C + sum_k a_k b_k) mod 2^32`` with each operand sign- or zero-extended (§3: SPV-MMA "low-order bits of the
+exactly computed result"; IGA has no saturation on dpas), which does not depend on order.
+
+**A tile** (:func:`dpas`): any M x K times K x N (+ M x N) with N a multiple of the execution size and K of the
+instruction's K is the sequence of hardware instructions a compiler emits: rows in blocks of at most
+``max_repeat_count``, columns in blocks of ``exec_size``, and the K blocks **in increasing K order, the Dst of
+one K step being the Src0 of the next** (so an f16/bf16 Dst is rounded between K steps, §3).  Rows and columns
+of D never interact, so the kernel evaluates that chain per output element, which is the same computation as
+issuing the instructions one by one (tested against :func:`dpas_instruction`).  Leading batch axes are allowed
+(``a[..., M, K]``, ``b[..., K, N]``, ``c[..., M, N]``, broadcast) so many subgroups can be computed in one call.
+
+**Exact by construction, never BLAS** (BLAS reorders and rounds differently): operands are decoded to float64
+(exact: f16/bf16/tf32 are subsets of binary64), products are float64 multiplications of values with at most
+11-bit significands (exact: at most 22 bits, exponents far inside binary64's range), and each rounding group is
+summed exactly and rounded once by :mod:`xesim.numerics.exact` (TwoSum error-free check, Kulisch accumulator
+when the float64 sum is not exact; argument in that module's docstring).  The loops are numba-compiled
+(no fastmath); large tiles run rows in parallel (results do not depend on it: rows are independent).
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from typing import Any
+
+import ml_dtypes
+import numba
+import numpy as np
+
+from xesim.numerics.conversions import round_float
+from xesim.numerics.dpas_models import PRESETS, TABLE_COLUMNS, DpasModel, model_from_target, preset
+from xesim.numerics.exact import FORMAT_PARAMS, LIMBS, RNE, ROUNDING_CODES, round_f64, round_sum
+
+__all__ = [
+    "PRESETS",
+    "TABLE_COLUMNS",
+    "DpasModel",
+    "FLOAT_SOURCE_TYPES",
+    "INT_SOURCE_TYPES",
+    "ACC_TYPES",
+    "dpas",
+    "dpas_instruction",
+    "geometry",
+    "instruction_k",
+    "model_from_target",
+    "ops_per_channel",
+    "preset",
+]
+
+FLOAT_SOURCE_TYPES: dict[str, Any] = {"f16": np.dtype(np.float16), "bf16": np.dtype(ml_dtypes.bfloat16),
+                                      "tf32": np.dtype(np.float32)}
+#: integer source type -> (bits, signed)
+INT_SOURCE_TYPES: dict[str, tuple[int, bool]] = {"s8": (8, True), "u8": (8, False), "s4": (4, True),
+                                                 "u4": (4, False), "s2": (2, True), "u2": (2, False)}
+ACC_TYPES: dict[str, Any] = {"f32": np.dtype(np.float32), "f16": np.dtype(np.float16),
+                             "bf16": np.dtype(ml_dtypes.bfloat16), "s32": np.dtype(np.int32),
+                             "u32": np.dtype(np.uint32)}
+_ALL_TYPES = set(FLOAT_SOURCE_TYPES) | set(INT_SOURCE_TYPES) | set(ACC_TYPES)
+
+_PARALLEL_MIN_WORK = 1 << 17  # output elements x K steps from which rows run in parallel
+
+
+# --------------------------------------------------------------------------------------------------------------
+# geometry and legality (target data: isa/targets/<target>.toml [dpas])
+
+_GEOM_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def geometry(target: Any) -> dict[str, Any]:
+    """The target's DPAS geometry and legal type table (spec/pvc-hardware.md §3.1, §3.2)."""
+    try:
+        return _GEOM_CACHE[target]
+    except (KeyError, TypeError):
+        pass
+    d = target.dpas
+    g = {"systolic_depth": int(d.systolic_depth), "exec_size": int(d.exec_size),
+         "max_repeat_count": int(d.max_repeat_count), "ops_per_channel": dict(d.ops_per_channel),
+         "legal_types": [dict(r) for r in d.legal_types],
+         "ud_dst_requires_unsigned_sources": bool(d.ud_dst_requires_unsigned_sources), "target": str(target.name)}
+    try:
+        _GEOM_CACHE[target] = g
+    except TypeError:
+        pass
+    return g
+
+
+def ops_per_channel(a_type: str, b_type: str, target: Any) -> int:
+    """OPS_PER_CHAN of a source pair: tf32 1, bf16/f16 2, an integer pair 4 if either side is 8-bit and 8 if
+    both are sub-byte (spec/pvc-hardware.md §3.1; the target's ``dpas.ops_per_channel`` per type, the pair
+    uses the smaller)."""
+    table = geometry(target)["ops_per_channel"]
+    for t in (a_type, b_type):
+        if t not in table:
+            raise ValueError(f"DPAS: '{t}' is not a DPAS source type of target '{geometry(target)['target']}' "
+                             f"(source types: {', '.join(table)}; spec/pvc-hardware.md §3.1)")
+    return min(int(table[a_type]), int(table[b_type]))
+
+
+def instruction_k(a_type: str, b_type: str, target: Any) -> int:
+    """K of one DPAS instruction: systolic depth x ops per channel (spec/pvc-hardware.md §3.1)."""
+    return geometry(target)["systolic_depth"] * ops_per_channel(a_type, b_type, target)
+
+
+def _check_types(a_type: str, b_type: str, acc_type: str, dst_type: str, target: Any) -> None:
+    g = geometry(target)
+    for role, t in (("A", a_type), ("B", b_type), ("acc", acc_type), ("dst", dst_type)):
+        if t not in _ALL_TYPES:
+            raise ValueError(f"DPAS: unknown {role} type '{t}' (known: {', '.join(sorted(_ALL_TYPES))})")
+    for row in g["legal_types"]:
+        if a_type in row["a"] and b_type in row["b"] and acc_type in row["acc"] and dst_type in row["dst"]:
+            break
+    else:
+        raise ValueError(
+            f"DPAS: illegal type combination dst={dst_type} acc={acc_type} a={a_type} b={b_type} on target "
+            f"'{g['target']}': not in its dpas.legal_types table (float sources must have the same precision, "
+            f"bf16 accumulates into f32/bf16, f16 into f32/f16, tf32 into f32, integers into s32/u32; "
+            f"spec/pvc-hardware.md §3.2)")
+    if (g["ud_dst_requires_unsigned_sources"] and dst_type == "u32"
+            and (INT_SOURCE_TYPES[a_type][1] or INT_SOURCE_TYPES[b_type][1])):
+        raise ValueError(f"DPAS: a u32 Dst requires unsigned sources on target '{g['target']}' "
+                         f"(dpas.ud_dst_requires_unsigned_sources; spec/dpas-numerics.md §3)")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# operand decoding (spec/dpas-numerics.md §5.3 tf32 operands, §5.11 input denormals)
+
+_F16, _BF16, _TF32, _F32 = 0, 1, 2, 3
+_TF32_MODES = {"truncate": 0, "rne": 1, "full": 2}
+_FLOAT_CODES = {"f16": _F16, "bf16": _BF16, "tf32": _TF32, "f32": _F32}
+# Dst encodings: (precision p, emin, exponent bits, total bits)
+_ENCODING = {"f32": (24, -126, 8, 32), "bf16": (8, -126, 8, 16), "f16": (11, -14, 5, 16)}
+
+
+@numba.njit(cache=True)
+def _decode_value(bits, code, ftz, tf32_mode):  # noqa: ANN001, ANN202
+    """Exact float64 value of an f16 / bf16 / tf32-in-f32 bit pattern after the model's operand treatment:
+    tf32 low 13 fraction bits cleared (truncate) or rounded to nearest-even (rne) or kept (full); then a
+    subnormal operand becomes a zero of its sign when ``ftz``.  NaN and infinity decode as such."""
+    if code == _F16:
+        neg = (bits >> 15) & 1
+        e = (bits >> 10) & 0x1F
+        m = bits & 0x3FF
+        if e == 31:
+            v = math.inf if m == 0 else math.nan
+        elif e == 0:
+            v = 0.0 if ftz else math.ldexp(float(m), -24)
+        else:
+            v = math.ldexp(float(m | 0x400), e - 25)
+        return -v if neg else v
+    if code == _BF16:
+        bits = bits << 16
+    neg = (bits >> 31) & 1
+    e = (bits >> 23) & 0xFF
+    m = bits & 0x7FFFFF
+    if e == 255:
+        v = math.inf if m == 0 else math.nan
+        return -v if neg else v
+    if code == _TF32 and tf32_mode == 0:
+        m = m & 0x7FE000
+    v = math.ldexp(float(m), -149) if e == 0 else math.ldexp(float(m | 0x800000), e - 150)
+    if code == _TF32 and tf32_mode == 1:
+        v = round_f64(v, 11, -126, 127, RNE, False, False)
+    if ftz and v != 0.0 and v < 2.0**-126:
+        v = 0.0
+    return -v if neg else v
+
+
+@numba.njit(cache=True)
+def _decode_operands(abits, bbits, cbits, has_c, a_code, b_code, c_code, a_ftz, b_ftz, tf32_mode, A, Bp,  # noqa: ANN001, ANN202
+                     C):
+    """Bit patterns -> float64 values: A (nb, M, K); B (nb, K, N) into column panels Bp (nb, N/W, K, W);
+    C (nb, M, N) widened exactly (no flush here: Src0 flushing is per instruction), or +0 without C."""
+    nb, M, K = abits.shape
+    N = bbits.shape[2]
+    W = Bp.shape[3]
+    for x in range(nb):
+        for i in range(M):
+            for k in range(K):
+                A[x, i, k] = _decode_value(np.int64(abits[x, i, k]), a_code, a_ftz, tf32_mode)
+            for j in range(N):
+                C[x, i, j] = _decode_value(np.int64(cbits[x, i, j]), c_code, False, 2) if has_c else 0.0
+        for k in range(K):
+            for j in range(N):
+                Bp[x, j // W, k, j % W] = _decode_value(np.int64(bbits[x, k, j]), b_code, b_ftz, tf32_mode)
+
+
+@numba.njit(cache=True)
+def _encode_out(res, p, emin, ebits, total, nan_pattern, out):  # noqa: ANN001, ANN202
+    """float64 values exactly representable in the Dst format -> its bit patterns (NaN -> ``nan_pattern``)."""
+    flat = res.reshape(-1)
+    dst = out.reshape(-1)
+    bias = 1 - emin
+    for n in range(flat.shape[0]):
+        v = flat[n]
+        if v != v:
+            dst[n] = nan_pattern
+            continue
+        sign = np.int64(1) << (total - 1) if math.copysign(1.0, v) < 0.0 else np.int64(0)
+        a = abs(v)
+        if a == 0.0:
+            bits = sign
+        elif math.isinf(a):
+            bits = sign | (((np.int64(1) << ebits) - 1) << (p - 1))
+        else:
+            f, e = math.frexp(a)  # a = f * 2^e, f in [0.5, 1)
+            if e - 1 < emin:  # subnormal: a = mant * 2^(emin - p + 1)
+                bits = sign | np.int64(math.ldexp(a, p - 1 - emin))
+            else:
+                bits = sign | (np.int64(e - 1 + bias) << (p - 1)) | (np.int64(math.ldexp(f, p)) - (np.int64(1) << (p - 1)))
+        dst[n] = bits
+
+
+def _decode_int(x: np.ndarray, t: str, role: str) -> np.ndarray:
+    bits, signed = INT_SOURCE_TYPES[t]
+    if x.dtype.kind not in "iu":
+        raise ValueError(f"DPAS: {role} holds {t} values and must be an integer array, got {x.dtype}")
+    lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if signed else (0, (1 << bits) - 1)
+    v = x.astype(np.int64)
+    if v.size and (v.min() < lo or v.max() > hi):
+        raise ValueError(f"DPAS: {role} has a value outside the {t} range [{lo}, {hi}]")
+    return v
+
+
+# --------------------------------------------------------------------------------------------------------------
+# float kernel
+
+# cfg fields (int64 array)
+_OPS, _DEPTH, _NSTEPS, _GROUP, _SRC0_LAST, _REVERSE, _RND, _FINAL_RND = range(8)
+_ACC_P, _ACC_EMIN, _ACC_EMAX, _DST_P, _DST_EMIN, _DST_EMAX, _C_EMIN, _DST_CONVERT = range(8, 16)
+_SRC0_FTZ, _OUT_FTZ, _FTZ_EXACT, _PROD_ROUND, _ALIGN, _FAST = range(16, 22)
+_NCFG = 22
+
+
+@numba.njit(cache=True)
+def _instruction_generic(A, Bp, bt, i, pj, jj, k0, acc, cfg, t, limbs):  # noqa: ANN001, ANN202
+    """One instruction for one output element (row ``i``, column ``jj`` of panel ``pj``) under any model."""
+    ops = cfg[_OPS]
+    depth = cfg[_DEPTH]
+    nprod = ops * depth
+    gsize = nprod if cfg[_GROUP] <= 0 else cfg[_GROUP]
+    p = cfg[_ACC_P]
+    emin = cfg[_ACC_EMIN]
+    emax = cfg[_ACC_EMAX]
+    rnd = cfg[_RND]
+    ftz = cfg[_OUT_FTZ] != 0
+    ftz_exact = cfg[_FTZ_EXACT] != 0
+    align = cfg[_ALIGN]
+    has_cur = cfg[_SRC0_LAST] == 0
+    cur = acc
+    n = 0
+    cnt = 0
+    for idx in range(nprod):
+        if cfg[_REVERSE] != 0:
+            k = k0 + (depth - 1 - idx // ops) * ops + idx % ops
+        else:
+            k = k0 + idx
+        prod = A[bt, i, k] * Bp[bt, pj, k, jj]  # exact (module docstring)
+        if cfg[_PROD_ROUND] != 0:
+            prod = round_f64(prod, p, emin, emax, rnd, ftz, ftz_exact)
+        if cnt == 0:
+            n = 0
+            if has_cur:
+                t[0] = cur
+                n = 1
+        t[n] = prod
+        n += 1
+        cnt += 1
+        if cnt == gsize or idx == nprod - 1:
+            cur = round_sum(t, n, p, emin, emax, rnd, ftz, ftz_exact, align, limbs)
+            has_cur = True
+            cnt = 0
+    if cfg[_SRC0_LAST] != 0:
+        t[0] = cur
+        t[1] = acc
+        cur = round_sum(t, 2, p, emin, emax, rnd, ftz, ftz_exact, align, limbs)
+    return cur
+
+
+@numba.njit(cache=True)
+def _redo_stage(A, Bp, bt, i, pj, k, ops, acc, new, bad, t, limbs):  # noqa: ANN001, ANN202
+    """Exact :func:`round_sum` of one stage for the columns whose float64 sum was not exact."""
+    for jj in range(acc.shape[0]):
+        if bad[jj]:
+            t[0] = acc[jj]
+            for q in range(ops):
+                t[1 + q] = A[bt, i, k + q] * Bp[bt, pj, k + q, jj]
+            new[jj] = round_sum(t, 1 + ops, 24, -126, 127, RNE, False, False, 0, limbs)
+
+
+@numba.njit(cache=True)
+def _row(A, Bp, C, out, cfg, bt, pj, i, acc, new, bad, t, limbs):  # noqa: ANN001, ANN202
+    """Row ``i`` of batch ``bt`` and column panel ``pj``: every K step (instruction) in increasing K order.
+
+    Fast path (``cfg[_FAST]``: stage groups, RNE to f32, exact adder, Src0 first, forward): each stage is summed
+    in float64 for all W columns and checked with TwoSum (exact check: :mod:`xesim.numerics.exact`; written
+    without branches so LLVM vectorises it over the columns); a column whose float64 sum was not exact is redone
+    by the exact :func:`round_sum` from its previous accumulator.  Otherwise :func:`_instruction_generic`."""
+    W = Bp.shape[3]
+    j0 = pj * W
+    ops = cfg[_OPS]
+    depth = cfg[_DEPTH]
+    kinst = ops * depth
+    src0_ftz = cfg[_SRC0_FTZ] != 0
+    ftz = cfg[_OUT_FTZ] != 0
+    ftz_exact = cfg[_FTZ_EXACT] != 0
+    fast = cfg[_FAST] != 0
+    for jj in range(W):
+        acc[jj] = C[bt, i, j0 + jj]
+    for st in range(cfg[_NSTEPS]):
+        k0 = st * kinst
+        if src0_ftz:
+            lim = 2.0 ** (cfg[_C_EMIN] if st == 0 else cfg[_DST_EMIN])
+            for jj in range(W):
+                if acc[jj] != 0.0 and abs(acc[jj]) < lim:
+                    acc[jj] = 0.0 if acc[jj] > 0 else -0.0
+        if fast and ops == 2:
+            for s in range(depth):
+                k = k0 + 2 * s
+                a0 = A[bt, i, k]
+                a1 = A[bt, i, k + 1]
+                for jj in range(W):
+                    p0 = a0 * Bp[bt, pj, k, jj]
+                    p1 = a1 * Bp[bt, pj, k + 1, jj]
+                    x = p0 + p1
+                    bb = x - p0
+                    e1 = (p0 - (x - bb)) + (p1 - bb)
+                    y = acc[jj] + x
+                    cc = y - acc[jj]
+                    e2 = (acc[jj] - (y - cc)) + (x - cc)
+                    new[jj] = np.float32(y)  # IEEE binary64 -> binary32 conversion: one RNE rounding
+                    bad[jj] = (e1 != 0.0) | (e2 != 0.0)  # NaN errors (infinities, overflow) count as not exact
+                any_bad = False
+                for jj in range(W):
+                    any_bad |= bad[jj]
+                if any_bad:
+                    _redo_stage(A, Bp, bt, i, pj, k, 2, acc, new, bad, t, limbs)
+                for jj in range(W):
+                    acc[jj] = new[jj]
+        elif fast and ops == 1:
+            for s in range(depth):
+                k = k0 + s
+                a0 = A[bt, i, k]
+                for jj in range(W):
+                    p0 = a0 * Bp[bt, pj, k, jj]
+                    y = acc[jj] + p0
+                    cc = y - acc[jj]
+                    e2 = (acc[jj] - (y - cc)) + (p0 - cc)
+                    new[jj] = np.float32(y)
+                    bad[jj] = e2 != 0.0
+                any_bad = False
+                for jj in range(W):
+                    any_bad |= bad[jj]
+                if any_bad:
+                    _redo_stage(A, Bp, bt, i, pj, k, 1, acc, new, bad, t, limbs)
+                for jj in range(W):
+                    acc[jj] = new[jj]
+        else:
+            for jj in range(W):
+                acc[jj] = _instruction_generic(A, Bp, bt, i, pj, jj, k0, acc[jj], cfg, t, limbs)
+        if cfg[_DST_CONVERT] != 0:
+            for jj in range(W):
+                acc[jj] = round_f64(acc[jj], cfg[_DST_P], cfg[_DST_EMIN], cfg[_DST_EMAX], cfg[_FINAL_RND], ftz,
+                                    ftz_exact)
+    for jj in range(W):
+        out[bt, i, j0 + jj] = acc[jj]
+
+
+@numba.njit(cache=True)
+def _float_kernel(A, Bp, C, out, cfg):  # noqa: ANN001, ANN202
+    nb, npan, _, W = Bp.shape
+    M = A.shape[1]
+    t = np.zeros(cfg[_OPS] * cfg[_DEPTH] + 2, np.float64)
+    limbs = np.zeros(LIMBS, np.int64)
+    acc = np.empty(W, np.float64)
+    new = np.empty(W, np.float64)
+    bad = np.empty(W, np.bool_)
+    for r in range(nb * npan * M):  # panel-major: a K x W panel of B stays in cache for all rows
+        _row(A, Bp, C, out, cfg, r // (npan * M), (r // M) % npan, r % M, acc, new, bad, t, limbs)
+
+
+@numba.njit(cache=True, parallel=True)
+def _float_kernel_parallel(A, Bp, C, out, cfg, nchunks):  # noqa: ANN001, ANN202
+    nb, npan, _, W = Bp.shape
+    M = A.shape[1]
+    total = nb * npan * M
+    for ch in numba.prange(nchunks):  # contiguous chunks of the panel-major order
+        t = np.zeros(cfg[_OPS] * cfg[_DEPTH] + 2, np.float64)
+        limbs = np.zeros(LIMBS, np.int64)
+        acc = np.empty(W, np.float64)
+        new = np.empty(W, np.float64)
+        bad = np.empty(W, np.bool_)
+        for r in range(ch * total // nchunks, (ch + 1) * total // nchunks):
+            _row(A, Bp, C, out, cfg, r // (npan * M), (r // M) % npan, r % M, acc, new, bad, t, limbs)
+
+
+@numba.njit(cache=True)
+def _float_driver(abits, bbits, cbits, has_c, codes, cfg, enc, nan_pattern, W, out):  # noqa: ANN001, ANN202
+    """Small tiles in one call: decode, serial kernel, encode (``codes`` = a, b, c codes, a/b flush, tf32 mode;
+    ``enc`` = Dst p, emin, exponent bits, total bits)."""
+    nb, M, K = abits.shape
+    N = bbits.shape[2]
+    A = np.empty((nb, M, K), np.float64)
+    Bp = np.empty((nb, N // W, K, W), np.float64)
+    C = np.empty((nb, M, N), np.float64)
+    _decode_operands(abits, bbits, cbits, has_c, codes[0], codes[1], codes[2], codes[3] != 0, codes[4] != 0, codes[5],
+                     A, Bp, C)
+    res = np.empty((nb, M, N), np.float64)
+    _float_kernel(A, Bp, C, res, cfg)
+    _encode_out(res, enc[0], enc[1], enc[2], enc[3], nan_pattern, out)
+
+
+def _float_cfg(model: DpasModel, ops: int, depth: int, nsteps: int, acc_type: str, dst_type: str) -> np.ndarray:
+    cache = model._cache
+    key = (ops, depth, nsteps, acc_type, dst_type)
+    cfg = cache.get(key)
+    if cfg is not None:
+        return cfg
+    acc_fmt = dst_type if model.acc_format == "dst" else "f32"
+    ap, aemin, aemax = FORMAT_PARAMS[acc_fmt]
+    dp, demin, demax = FORMAT_PARAMS[dst_type]
+    group = {"stage": ops, "all": 0}.get(model.group, model.group)  # type: ignore[arg-type]
+    rnd = ROUNDING_CODES[model.rounding]
+    fast = (group == ops and ops in (1, 2) and model.align_bits == 0 and rnd == RNE and acc_fmt == "f32"
+            and model.src0_order == "first" and model.stage_order == "forward" and not model.prod_round
+            and not model.out_ftz)
+    cfg = np.zeros(_NCFG, np.int64)
+    cfg[[_OPS, _DEPTH, _NSTEPS, _GROUP, _SRC0_LAST, _REVERSE, _RND, _FINAL_RND]] = [
+        ops, depth, nsteps, group, model.src0_order == "last", model.stage_order == "reverse", rnd,
+        ROUNDING_CODES[model.final_rounding]]
+    cfg[[_ACC_P, _ACC_EMIN, _ACC_EMAX, _DST_P, _DST_EMIN, _DST_EMAX, _C_EMIN, _DST_CONVERT]] = [
+        ap, aemin, aemax, dp, demin, demax, FORMAT_PARAMS[acc_type][1], dst_type != acc_fmt]
+    cfg[[_SRC0_FTZ, _OUT_FTZ, _FTZ_EXACT, _PROD_ROUND, _ALIGN, _FAST]] = [
+        model.src0_ftz, model.out_ftz, model.out_ftz_test == "exact", model.prod_round, model.align_bits, fast]
+    if len(cache) > 64:
+        cache.clear()
+    cache[key] = cfg
+    return cfg
+
+
+# --------------------------------------------------------------------------------------------------------------
+# integer kernel
+
+_WRAP, _SAT_STAGE, _SAT_FINAL = 0, 1, 2
+
+
+@numba.njit(cache=True)
+def _int_kernel(A, BT, C, out, ops, depth, nsteps, mode, lo, hi):  # noqa: ANN001, ANN202
+    Bt, M, _ = A.shape
+    N = BT.shape[1]
+    kinst = ops * depth
+    mask = (np.int64(1) << 32) - 1
+    for bt in range(Bt):
+        for i in range(M):
+            for j in range(N):
+                acc = C[bt, i, j]
+                for st in range(nsteps):
+                    k0 = st * kinst
+                    if mode == _SAT_STAGE:
+                        for s in range(depth):
+                            d = np.int64(0)
+                            for q in range(ops):
+                                d += A[bt, i, k0 + s * ops + q] * BT[bt, j, k0 + s * ops + q]
+                            acc = min(max(acc + d, lo), hi)
+                    else:
+                        d = np.int64(0)
+                        for k in range(k0, k0 + kinst):
+                            d += A[bt, i, k] * BT[bt, j, k]
+                        acc = acc + d
+                        if mode == _SAT_FINAL:
+                            acc = min(max(acc, lo), hi)
+                        else:
+                            acc = acc & mask  # low 32 bits of the exact result
+                out[bt, i, j] = acc
+
+
+# --------------------------------------------------------------------------------------------------------------
+# public API
+
+def _prepare(a: Any, b: Any, c: Any, a_type: str, b_type: str, acc_type: str, dst_type: str, target: Any,
+             instruction: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, tuple, int, int]:
+    g = geometry(target)
+    key = (a_type, b_type, acc_type, dst_type)
+    ok = g.setdefault("checked", {})
+    if key not in ok:
+        _check_types(a_type, b_type, acc_type, dst_type, target)
+        ok[key] = ops_per_channel(a_type, b_type, target)
+    ops = ok[key]
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.ndim < 2 or b.ndim < 2:
+        raise ValueError(f"DPAS: A and B must be matrices (A is M x K, B is K x N), got shapes {a.shape} and {b.shape}")
+    M, K = a.shape[-2:]
+    K2, N = b.shape[-2:]
+    if K != K2:
+        raise ValueError(f"DPAS: A is {M}x{K} but B is {K2}x{N}: the K dimensions differ")
+    kinst = g["systolic_depth"] * ops
+    where = f"target '{g['target']}'"
+    if c is not None:
+        c = np.asarray(c)
+        if c.ndim < 2 or c.shape[-2:] != (M, N):
+            raise ValueError(f"DPAS: C must be {M}x{N} (M x N), got shape {c.shape}")
+        if c.dtype != ACC_TYPES[acc_type] and not (acc_type in ("s32", "u32") and c.dtype.kind in "iu"):
+            raise ValueError(f"DPAS: C holds {acc_type} values and must be a {ACC_TYPES[acc_type]} array, got {c.dtype}")
+    if M < 1 or N < 1 or K < 1:
+        raise ValueError(f"DPAS: empty shape M={M} N={N} K={K}")
+    if instruction:
+        if M > g["max_repeat_count"]:
+            raise ValueError(f"DPAS: M = {M} exceeds the maximum repeat count {g['max_repeat_count']} of {where} "
+                             f"(spec/pvc-hardware.md §3.1)")
+        if N != g["exec_size"]:
+            raise ValueError(f"DPAS: N = {N} must equal the execution size {g['exec_size']} of {where} "
+                             f"(spec/pvc-hardware.md §3.1)")
+        if K != kinst:
+            raise ValueError(f"DPAS: K = {K} must be systolic depth {g['systolic_depth']} x ops per channel {ops} = "
+                             f"{kinst} for {a_type} x {b_type} (spec/pvc-hardware.md §3.1)")
+    else:
+        if N % g["exec_size"]:
+            raise ValueError(f"DPAS: N = {N} is not a multiple of the execution size {g['exec_size']} of {where} "
+                             f"(spec/pvc-hardware.md §3.1)")
+        if K % kinst:
+            raise ValueError(f"DPAS: K = {K} is not a multiple of systolic depth {g['systolic_depth']} x ops per "
+                             f"channel {ops} = {kinst} for {a_type} x {b_type} (spec/pvc-hardware.md §3.1)")
+    if a.ndim == 2 and b.ndim == 2 and (c is None or c.ndim == 2):
+        batch: tuple = ()
+    else:
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], () if c is None else c.shape[:-2])
+    return a, b, c, batch, ops, g["systolic_depth"]
+
+
+def _batched(x: np.ndarray, batch: tuple, nb: int) -> np.ndarray:
+    """``x[..., r, c]`` broadcast to ``batch`` and flattened to a contiguous (nb, r, c) array."""
+    if x.ndim == 2 and not batch:
+        return np.ascontiguousarray(x).reshape((1,) + x.shape)
+    return np.ascontiguousarray(np.broadcast_to(x, batch + x.shape[-2:])).reshape((nb,) + x.shape[-2:])
+
+
+def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str, acc_type: str,
+             dst_type: str, model: DpasModel, batch: tuple, ops: int, depth: int) -> np.ndarray:
+    M, K = a.shape[-2:]
+    N = b.shape[-1]
+    nb = int(np.prod(batch, dtype=np.int64)) if batch else 1
+    nsteps = K // (ops * depth)
+    if a_type in INT_SOURCE_TYPES:
+        A = _batched(_decode_int(a, a_type, "A"), batch, nb)
+        BT = np.ascontiguousarray(np.swapaxes(_batched(_decode_int(b, b_type, "B"), batch, nb), 1, 2))
+        C = np.zeros((nb, M, N), np.int64) if c is None else _batched(c.astype(np.int64), batch, nb)
+        lo, hi = (-(1 << 31), (1 << 31) - 1) if dst_type == "s32" else (0, (1 << 32) - 1)
+        mode = {"wrap": _WRAP, "saturate_stage": _SAT_STAGE, "saturate_final": _SAT_FINAL}[model.int_overflow]
+        out = np.empty((nb, M, N), np.int64)
+        _int_kernel(A, BT, C, out, ops, depth, nsteps, mode, lo, hi)
+        res = (out & 0xFFFFFFFF).astype(np.uint32)
+        res = res.view(np.int32) if dst_type == "s32" else res
+        return res.reshape(batch + (M, N))
+    for role, x, t in (("A", a, a_type), ("B", b, b_type)):
+        if x.dtype != FLOAT_SOURCE_TYPES[t]:
+            raise ValueError(f"DPAS: {role} holds {t} values and must be a {FLOAT_SOURCE_TYPES[t]} array, got {x.dtype}")
+    key = ("call", a_type, b_type, acc_type, dst_type, ops, depth, nsteps)
+    prepared = model._cache.get(key)
+    if prepared is None:
+        ftz = {"f16": model.in_ftz_f16, "bf16": model.in_ftz_bf16, "tf32": model.in_ftz_tf32}
+        codes = np.array([_FLOAT_CODES[a_type], _FLOAT_CODES[b_type], _FLOAT_CODES[acc_type], ftz[a_type],
+                          ftz[b_type], _TF32_MODES[model.tf32_in]], np.int64)
+        prepared = (codes, _float_cfg(model, ops, depth, nsteps, acc_type, dst_type),
+                    np.array(_ENCODING[dst_type], np.int64), _nan_pattern(model, dst_type))
+        if len(model._cache) > 256:
+            model._cache.clear()
+        model._cache[key] = prepared
+    codes, cfg, enc, nan_pattern = prepared
+    abits = _batched(a, batch, nb).view(np.uint32 if a_type == "tf32" else np.uint16)
+    bbits = _batched(b, batch, nb).view(np.uint32 if b_type == "tf32" else np.uint16)
+    cbits = _NO_C if c is None else _batched(c, batch, nb).view(np.uint32 if acc_type == "f32" else np.uint16)
+    W = math.gcd(N, 16)  # column panel width (any width gives the same values: columns are independent)
+    out = np.empty((nb, M, N), np.uint32 if dst_type == "f32" else np.uint16)
+    if nb * M * N * nsteps >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
+        A = np.empty((nb, M, K), np.float64)
+        Bp = np.empty((nb, N // W, K, W), np.float64)
+        C = np.empty((nb, M, N), np.float64)
+        _decode_operands(abits, bbits, cbits, c is not None, codes[0], codes[1], codes[2], bool(codes[3]),
+                         bool(codes[4]), codes[5], A, Bp, C)
+        res = np.empty((nb, M, N), np.float64)
+        _float_kernel_parallel(A, Bp, C, res, cfg, numba.get_num_threads())
+        _encode_out(res, enc[0], enc[1], enc[2], enc[3], nan_pattern, out)
+    else:
+        _float_driver(abits, bbits, cbits, c is not None, codes, cfg, enc, nan_pattern, W, out)
+    return out.view(ACC_TYPES[dst_type]).reshape(batch + (M, N))
+
+
+_NO_C = np.zeros((1, 1, 1), np.uint16)
+
+
+def _nan_pattern(model: DpasModel, dst_type: str) -> int:
+    """The model's NaN (§5.13, an f32 pattern) in the Dst format (sign and top payload bits kept, quiet)."""
+    key = ("nan", dst_type)
+    pat = model._cache.get(key)
+    if pat is None:
+        nan32 = np.array([model.nan_bits], np.uint32).view(np.float32)
+        pat = model.nan_bits if dst_type == "f32" else int(round_float(nan32, dst_type).view(np.uint16)[0])
+        model._cache[key] = pat
+    return pat
+
+
+def dpas(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str, acc_type: str,
+         dst_type: str, model: DpasModel, target: Any) -> np.ndarray:
+    """``D = C + A x B`` for an M x K by K x N tile as the sequence of hardware DPAS instructions (module
+    docstring): K blocks in increasing order, each Dst the next Src0.  ``a``/``b`` hold values in their own
+    dtype (float16, ml_dtypes.bfloat16, float32 containers for tf32, integer arrays for s8/u8/s4/u4/s2/u2),
+    ``c`` (or None = +0) in the acc dtype; returns the Dst dtype (float32, float16, bfloat16, int32, uint32).
+    Leading batch axes broadcast.  Raises ValueError naming the rule for an illegal type combination or shape."""
+    a, b, c, batch, ops, depth = _prepare(a, b, c, a_type, b_type, acc_type, dst_type, target, False)
+    return _compute(a, b, c, a_type, b_type, acc_type, dst_type, model, batch, ops, depth)
+
+
+def dpas_instruction(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str,
+                     acc_type: str, dst_type: str, model: DpasModel, target: Any) -> np.ndarray:
+    """One hardware DPAS instruction: ``a`` is M x K with M <= max repeat count, ``b`` K x exec_size,
+    K = systolic depth x ops per channel; conventions as :func:`dpas`."""
+    a, b, c, batch, ops, depth = _prepare(a, b, c, a_type, b_type, acc_type, dst_type, target, True)
+    return _compute(a, b, c, a_type, b_type, acc_type, dst_type, model, batch, ops, depth)
