@@ -180,3 +180,22 @@ def test_unknown_target_is_an_error(tmp_path: Path) -> None:
     f.write_text("func.func @main() {\n  return\n}\n")
     status, _, err = run_xesim(["run", "--target", "nope", str(f)])
     assert status == 1 and "unknown target 'nope'" in err
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_dpas_model_option_selects_a_preset() -> None:
+    gemm = str(EXAMPLES / "sg_gemm_f16.mlir")
+    status, _, err = run_xesim(["check", "--dpas-model", "single_rounding", gemm])
+    assert status == 0, err
+    status, _, err = run_xesim(["run", "--dpas-model", "nope", gemm])
+    assert status == 1
+    assert "'xegpu.dpas' op no DPAS model: unknown DPAS model 'nope'" in err.splitlines()[0]
+
+
+def test_explain_assumptions_lists_used_dpas_parameters() -> None:
+    status, _, err = run_xesim(["run", "--explain-assumptions", str(EXAMPLES / "sg_gemm_f16.mlir")])
+    assert status == 0
+    assert "dpas.numerics.group = 'stage'" in err
+    assert "evidence:" in err

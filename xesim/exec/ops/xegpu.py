@@ -928,7 +928,7 @@ def _dpas(op: Any, cx: Any):
     a_name, b_name, d_name = _type_name(lt.element_type), _type_name(bt.element_type), _type_name(rt.element_type)
     c_name = _type_name(acc.type.element_type) if acc is not None else d_name
     try:
-        model = model_from_target(engine.target)
+        model = model_from_target(engine.target, engine.dpas_model_name)
     except (ValueError, KeyError) as exc:
         raise compile_error(op, f"no DPAS model: {exc}") from None
     m, k = lt.shape
