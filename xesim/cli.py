@@ -97,7 +97,6 @@ def _load_verified(path: str):
 
 def _run_module(module, args: argparse.Namespace, out) -> None:
     from xesim.exec.interpreter import Engine
-
     from xesim.hw.params import TargetError
 
     try:

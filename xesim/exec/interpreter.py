@@ -14,6 +14,7 @@ kernel/subgroup/lane context when raised inside a kernel.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
@@ -216,6 +217,14 @@ class Engine:
         self.dpas_model_name: str | None = None  # --dpas-model preset (None: the target's default)
         self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions
         self._warned: set[tuple[int, str]] = set()
+        # XESIM_ENGINE=fast|reference|both: compiled host loop nests, interpreter only, or both cross-checked
+        # (xesim/exec/jit/__init__.py).
+        self.engine_mode = os.environ.get("XESIM_ENGINE", "fast") or "fast"
+        if self.engine_mode not in ("fast", "reference", "both"):
+            from xesim.diagnostics import Location
+
+            raise DiagnosticError(Diagnostic("error", Location.unknown(),
+                                             f"XESIM_ENGINE must be fast, reference or both, not {self.engine_mode!r}"))
         self.memory = AddressSpace("global")
         self.kstate = KernelState()
         self._code: dict[int, FunctionCode] = {}

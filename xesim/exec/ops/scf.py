@@ -25,6 +25,13 @@ def _condition(op: Any, cx: Any):
 
 @impl("scf.for")
 def _for(op: Any, cx: Any):
+    """The compiled loop nest rooted at this op when possible (:mod:`xesim.exec.jit`), else the interpreter's."""
+    from xesim.exec.jit import compile_for
+
+    return compile_for(op, cx, _for_interpreted)
+
+
+def _for_interpreted(op: Any, cx: Any):
     lb, ub, st = cx.slots(op.operands[:3])
     inits = cx.slots(op.operands[3:])
     res = cx.slots(op.results)

@@ -1,0 +1,293 @@
+#!/usr/bin/env python3
+"""xesim benchmark suite (ARCHITECTURE.md "Performance"; issue 7 §2).
+
+Each workload is an MLIR program in the shape of real XeGPU integration tests, run by ``xesim`` in a fresh
+child process, twice: **first** with empty numba/xesim caches (numba import and compilation included in the
+wall time) and **cached** with the caches the first run left.  For every run the table shows the wall time
+of load + run inside the child, the figure that matters (iterations per second of the workload's loop
+body), the child's peak resident memory (``resource`` ``ru_maxrss``), and the ratio of the wall time to
+numpy's float32 matmul of the workload's matmul size timed in the same invocation (best of 3).  The
+printed output of every run is checked against values computed here with numpy.
+
+Workloads (more are added to ``WORKLOADS``):
+
+(a) ``init``  host loop nest initialising an N×N f16 and an N×N f32 matrix element by element with
+    ``scf.for`` + ``memref.store`` (N = 4096: 1.7·10⁷ iterations, two stores each); target ≤ 1 s.
+(b) ``gemm``  host reference triple loop GEMM M×N×K in ``scf.for`` with f16 inputs and f32 accumulation
+    (1024³ = 1.07·10⁹ iterations); target ≤ 20 s.
+
+Usage: ``python tools/bench.py [--quick] [--json FILE] [--engine fast|reference|both] [--only NAME ...]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+
+# ------------------------------------------------------------------------------------------ workloads
+@dataclass
+class Workload:
+    """A benchmark: ``program(size)`` gives the MLIR text, ``iterations(size)`` the loop-body count,
+    ``expected(size)`` the exact printed output, ``matmul(size)`` the (M, N, K) of the numpy reference."""
+
+    name: str
+    title: str
+    size: Callable[[bool], dict]
+    program: Callable[[dict], str]
+    iterations: Callable[[dict], int]
+    expected: Callable[[dict], str]
+    matmul: Callable[[dict], tuple[int, int, int]]
+    target_s: float | None = None
+
+
+def _fmt_g(x: float) -> str:
+    """``vector.print`` of an f32/f16 scalar (printf %g)."""
+    return f"{float(x):g}"
+
+
+def init_program(p: dict) -> str:
+    n = p["n"]
+    return f"""
+func.func @main() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cn = arith.constant {n} : index
+  %clast = arith.constant {n - 1} : index
+  %c251 = arith.constant 251 : index
+  %s16 = arith.constant 0.125 : f16
+  %s32 = arith.constant 0.125 : f32
+  %A = memref.alloc() : memref<{n}x{n}xf16>
+  %B = memref.alloc() : memref<{n}x{n}xf32>
+  scf.for %i = %c0 to %cn step %c1 {{
+    scf.for %j = %c0 to %cn step %c1 {{
+      %row = arith.muli %i, %cn : index
+      %lin = arith.addi %row, %j : index
+      %r = arith.remui %lin, %c251 : index
+      %ri = arith.index_cast %r : index to i32
+      %h = arith.sitofp %ri : i32 to f16
+      %f = arith.sitofp %ri : i32 to f32
+      %hs = arith.mulf %h, %s16 : f16
+      %fs = arith.mulf %f, %s32 : f32
+      memref.store %hs, %A[%i, %j] : memref<{n}x{n}xf16>
+      memref.store %fs, %B[%i, %j] : memref<{n}x{n}xf32>
+    }}
+  }}
+  %a = memref.load %A[%clast, %clast] : memref<{n}x{n}xf16>
+  %b = memref.load %B[%clast, %c1] : memref<{n}x{n}xf32>
+  vector.print %a : f16
+  vector.print %b : f32
+  memref.dealloc %A : memref<{n}x{n}xf16>
+  memref.dealloc %B : memref<{n}x{n}xf32>
+  return
+}}
+"""
+
+
+def init_expected(p: dict) -> str:
+    n = p["n"]
+    a = np.float16(((n * n - 1) % 251) * 0.125)
+    b = np.float32((((n - 1) * n + 1) % 251) * 0.125)
+    return f"{_fmt_g(a)}\n{_fmt_g(b)}\n"
+
+
+def gemm_program(p: dict) -> str:
+    m, n, k = p["m"], p["n"], p["k"]
+    return f"""
+func.func @main() {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cm = arith.constant {m} : index
+  %cn = arith.constant {n} : index
+  %ck = arith.constant {k} : index
+  %cm1 = arith.constant {m - 1} : index
+  %cn1 = arith.constant {n - 1} : index
+  %c7 = arith.constant 7 : index
+  %c5 = arith.constant 5 : index
+  %c3 = arith.constant 3 : index
+  %A = memref.alloc() : memref<{m}x{k}xf16>
+  %B = memref.alloc() : memref<{k}x{n}xf16>
+  %C = memref.alloc() : memref<{m}x{n}xf32>
+  scf.for %i = %c0 to %cm step %c1 {{
+    scf.for %kk = %c0 to %ck step %c1 {{
+      %s = arith.addi %i, %kk : index
+      %r = arith.remui %s, %c7 : index
+      %ri = arith.index_cast %r : index to i32
+      %v = arith.sitofp %ri : i32 to f16
+      memref.store %v, %A[%i, %kk] : memref<{m}x{k}xf16>
+    }}
+  }}
+  scf.for %kk = %c0 to %ck step %c1 {{
+    scf.for %j = %c0 to %cn step %c1 {{
+      %t = arith.muli %kk, %c3 : index
+      %s = arith.addi %t, %j : index
+      %r = arith.remui %s, %c5 : index
+      %ri = arith.index_cast %r : index to i32
+      %v = arith.sitofp %ri : i32 to f16
+      memref.store %v, %B[%kk, %j] : memref<{k}x{n}xf16>
+    }}
+  }}
+  scf.for %i = %c0 to %cm step %c1 {{
+    scf.for %j = %c0 to %cn step %c1 {{
+      %c = memref.load %C[%i, %j] : memref<{m}x{n}xf32>
+      %acc = scf.for %kk = %c0 to %ck step %c1 iter_args(%sum = %c) -> (f32) {{
+        %a = memref.load %A[%i, %kk] : memref<{m}x{k}xf16>
+        %b = memref.load %B[%kk, %j] : memref<{k}x{n}xf16>
+        %ae = arith.extf %a : f16 to f32
+        %be = arith.extf %b : f16 to f32
+        %prod = arith.mulf %ae, %be : f32
+        %s = arith.addf %sum, %prod : f32
+        scf.yield %s : f32
+      }}
+      memref.store %acc, %C[%i, %j] : memref<{m}x{n}xf32>
+    }}
+  }}
+  %x = memref.load %C[%c0, %c0] : memref<{m}x{n}xf32>
+  %y = memref.load %C[%cm1, %cn1] : memref<{m}x{n}xf32>
+  vector.print %x : f32
+  vector.print %y : f32
+  return
+}}
+"""
+
+
+def gemm_expected(p: dict) -> str:
+    m, n, k = p["m"], p["n"], p["k"]
+    kk = np.arange(k)
+    out = []
+    for i, j in ((0, 0), (m - 1, n - 1)):
+        a = ((i + kk) % 7).astype(np.float32)
+        b = ((kk * 3 + j) % 5).astype(np.float32)
+        acc = np.float32(0)
+        for x in a * b:  # f32 products of small integers are exact; f32 sums in order
+            acc = np.float32(acc + x)
+        out.append(_fmt_g(acc))
+    return "\n".join(out) + "\n"
+
+
+WORKLOADS: dict[str, Workload] = {
+    "init": Workload(
+        "init", "(a) host init of N×N f16 + f32 matrices (scf.for + memref.store)",
+        lambda quick: {"n": 1024 if quick else 4096}, init_program, lambda p: p["n"] ** 2, init_expected,
+        lambda p: (p["n"], p["n"], p["n"]), 1.0),
+    "gemm": Workload(
+        "gemm", "(b) host reference GEMM M×N×K, f16 inputs, f32 accumulation",
+        lambda quick: {"m": 128, "n": 128, "k": 128} if quick else {"m": 1024, "n": 1024, "k": 1024},
+        gemm_program, lambda p: p["m"] * p["n"] * p["k"], gemm_expected, lambda p: (p["m"], p["n"], p["k"]), 20.0),
+}
+
+
+# ------------------------------------------------------------------------------------------ child side
+def child(path: str) -> None:
+    """Run one program (in a fresh process) and print a JSON record."""
+    import resource
+
+    t0 = time.perf_counter()
+    import io
+
+    from xesim.api import load
+    from xesim.exec.interpreter import Engine
+
+    prog = load(path)
+    buf = io.StringIO()
+    Engine(prog.module, out=buf).run("main")
+    wall = time.perf_counter() - t0
+    from xesim.exec.jit.runner import STATS
+
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+    print(json.dumps({"wall_s": wall, "peak_rss_mb": rss / 1024.0, "output": buf.getvalue(), "jit": STATS}))
+
+
+def run_child(path: str, env: dict) -> dict:
+    t0 = time.perf_counter()
+    proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", path], capture_output=True,
+                          text=True, env=env)
+    total = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"child failed ({proc.returncode}):\n{proc.stderr}")
+    rec = json.loads(proc.stdout.strip().splitlines()[-1])
+    rec["process_s"] = total
+    return rec
+
+
+def numpy_matmul_s(m: int, n: int, k: int, repeat: int = 3) -> float:
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((m, k), dtype=np.float32)
+    b = rng.standard_normal((k, n), dtype=np.float32)
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        np.matmul(a, b)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+# ------------------------------------------------------------------------------------------ driver
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes (seconds instead of minutes)")
+    ap.add_argument("--json", metavar="FILE", help="also write the records as JSON")
+    ap.add_argument("--engine", default="fast", choices=("fast", "reference", "both"))
+    ap.add_argument("--only", nargs="*", choices=sorted(WORKLOADS), help="run only these workloads")
+    ap.add_argument("--child", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.child:
+        child(args.child)
+        return 0
+    records = []
+    with tempfile.TemporaryDirectory(prefix="xesim-bench-") as tmp:
+        env = dict(os.environ)
+        env["XESIM_ENGINE"] = args.engine
+        env["XESIM_CACHE_DIR"] = os.path.join(tmp, "xesim")
+        env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba")
+        for name in args.only or list(WORKLOADS):
+            w = WORKLOADS[name]
+            p = w.size(args.quick)
+            path = os.path.join(tmp, f"{name}.mlir")
+            with open(path, "w") as f:
+                f.write(w.program(p))
+            mm = w.matmul(p)
+            np_s = numpy_matmul_s(*mm)
+            iters = w.iterations(p)
+            expected = w.expected(p)
+            for variant in ("first", "cached"):
+                rec = run_child(path, env)
+                rec.update({
+                    "workload": name, "title": w.title, "size": p, "variant": variant, "engine": args.engine,
+                    "iterations": iters, "iters_per_s": iters / rec["wall_s"], "numpy_matmul": list(mm),
+                    "numpy_matmul_s": np_s, "ratio_to_numpy": rec["wall_s"] / np_s, "target_s": w.target_s,
+                    "correct": rec["output"] == expected, "quick": args.quick,
+                })
+                records.append(rec)
+                print(f"  {name} {variant}: {rec['wall_s']:.2f} s", file=sys.stderr, flush=True)
+    _table(records)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(records, f, indent=2)
+    return 0 if all(r["correct"] for r in records) else 1
+
+
+def _table(records: list[dict]) -> None:
+    head = (f"{'workload':<9}{'size':<18}{'run':<8}{'wall s':>9}{'proc s':>9}{'iter/s':>12}{'peak MB':>9}"
+            f"{'np s':>9}{'x numpy':>9}{'target':>8}  ok")
+    print(head)
+    print("-" * len(head))
+    for r in records:
+        size = "x".join(str(v) for v in r["size"].values())
+        tgt = f"{r['target_s']:.0f} s" if r["target_s"] and r["size"] and not r.get("quick") else ""
+        print(f"{r['workload']:<9}{size:<18}{r['variant']:<8}{r['wall_s']:>9.3f}{r['process_s']:>9.3f}"
+              f"{r['iters_per_s']:>12.3g}{r['peak_rss_mb']:>9.0f}{r['numpy_matmul_s']:>9.4f}"
+              f"{r['ratio_to_numpy']:>9.1f}{tgt:>8}  {'yes' if r['correct'] else 'NO'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

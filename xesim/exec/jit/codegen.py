@@ -1,0 +1,842 @@
+"""Loop-nest extraction and code generation: an ``scf.for`` nest becomes the source of one Python function
+that numba compiles (``@njit(cache=True, error_model="numpy")``, no fast-math).
+
+A nest is supported when every op inside it is one of the ops handled below, on scalars of supported types
+(``index``, signless/signed ``i1``..``i64``, ``f16``, ``bf16``, ``f32``, ``f64``) and memrefs of those
+element types defined *outside* the nest.  Anything else raises :class:`Unsupported` and the whole nest
+runs in the reference interpreter (no partial compilation).  Value representation and the exactness
+arguments are in :mod:`xesim.exec.jit.rt`; the semantics reproduced are the interpreter's
+(``xesim/exec/ops/{arith,math,index,memref,scf}.py``).
+
+The generated function ``nest(err, <memref args>, <scalar live-ins>, <float constants>)`` returns a tuple
+of int64: a status (0, or the 1-based number of the *fault site* that failed) and the root loop's results
+(floats as bit patterns).  A fault site is an op the interpreter may fault on (integer division and
+remainder, shifts, overflow flags, memref accesses, a non-positive loop step); on failure the site's
+operands are written to ``err`` and the function returns at once, so memory holds exactly the stores
+that preceded the fault -- as in the interpreter.  :mod:`xesim.exec.jit.runner` then re-runs the
+interpreter's own implementation of that op on those operands to raise the identical located
+:class:`~xesim.exec.interpreter.ExecFault`.
+
+Float constants are passed as arguments rather than written as literals so that LLVM cannot fold
+operations on them (folding may drop NaN signs/payloads or quieting that the interpreter observes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+
+FLOAT_KINDS = ("f16", "bf16", "f32", "f64")
+CODEGEN_VERSION = "5"
+_I64_MIN = -(1 << 63)
+
+
+class Unsupported(Exception):
+    """The nest contains something the compiler does not handle (the message says what)."""
+
+
+def kind_of(t: Any) -> int | str:
+    """Representation kind of a scalar type: the bit width for integers/index, the name for floats."""
+    if isinstance(t, T.IndexType):
+        return 64
+    if isinstance(t, T.IntegerType):
+        if t.signedness == "u":
+            raise Unsupported(f"unsigned integer type {t}")
+        if not 1 <= t.width <= 64:
+            raise Unsupported(f"integer type {t}")
+        return t.width
+    if isinstance(t, T.FloatType) and t.name in FLOAT_KINDS:
+        return t.name
+    raise Unsupported(f"type {t}")
+
+
+def view_code(kind: int | str) -> str:
+    """numpy dtype (``str``) the compiled code sees for memory of element kind ``kind``."""
+    if kind in ("f16", "bf16"):
+        return "u2"
+    if kind == 1:
+        return "u1"
+    return ""  # the interpreter's typed view as is
+
+
+def int_literal(v: int) -> str:
+    if v == _I64_MIN:
+        return "(-9223372036854775807 - 1)"
+    return f"({v})" if v < 0 else str(v)
+
+
+@dataclass
+class FaultSite:
+    """An op that may fault: the operand positions whose values the compiled code stores in ``err``."""
+
+    op: Any
+    captured: list[int]
+
+
+@dataclass
+class MemrefArg:
+    value: Any
+    rank: int
+    kind: int | str
+    name: str
+
+
+@dataclass
+class Nest:
+    """The generated code of one loop nest and what the run-time glue needs to call it."""
+
+    root: Any
+    body: str  # the function definition (without module header)
+    memrefs: list[MemrefArg] = field(default_factory=list)
+    scalars: list[tuple[Any, int | str]] = field(default_factory=list)
+    consts: list[tuple[Any, int | str]] = field(default_factory=list)
+    faults: list[FaultSite] = field(default_factory=list)
+    result_kinds: list[int | str] = field(default_factory=list)
+    stores: list[Any] = field(default_factory=list)  # memref.store ops (for difference reports)
+
+
+# ------------------------------------------------------------------------------------------------ helpers
+def _wrap(expr: str, w: int) -> str:
+    """``expr`` (any int64) wrapped to ``w`` bits, sign-extended: ``((x & M) ^ H) - H`` cannot overflow."""
+    if w == 64:
+        return expr
+    if w == 1:
+        return f"(({expr}) & 1)"
+    return f"(((({expr}) & {(1 << w) - 1}) ^ {1 << (w - 1)}) - {1 << (w - 1)})"
+
+
+def _sread(x: str, w: int) -> str:
+    return f"(-{x})" if w == 1 else x
+
+
+def _uread(x: str, w: int) -> str:
+    """Unsigned reading for w < 64 (a non-negative int64)."""
+    if w == 1:
+        return x
+    return f"({x} & {(1 << w) - 1})"
+
+
+def _to_f32(x: str, kind: str) -> str:
+    return {"f16": f"h2f({x})", "bf16": f"bf2f({x})", "f32": x}[kind]
+
+
+def _from_f32(x: str, kind: str) -> str:
+    return {"f16": f"f2h({x})", "bf16": f"f32_to_bf16({x})", "f32": x}[kind]
+
+
+def _to_f64(x: str, kind: str) -> str:
+    return {"f16": f"np.float64(h2f({x}))", "bf16": f"np.float64(bf2f({x}))", "f32": f"np.float64({x})", "f64": x}[kind]
+
+
+def _from_f64(x: str, kind: str) -> str:
+    """Narrow an f64 expression to ``kind`` with one RNE rounding."""
+    return {"f16": f"f64_to_f16({x})", "bf16": f"f64_to_bf16({x})", "f32": f"np.float32({x})", "f64": x}[kind]
+
+
+def _arith():
+    from xesim.exec.ops import arith
+
+    return arith
+
+
+_INT_BINARY = {"addi", "subi", "muli", "andi", "ori", "xori", "minsi", "maxsi", "minui", "maxui", "divsi", "divui",
+               "ceildivsi", "ceildivui", "floordivsi", "remsi", "remui", "shli", "shrsi", "shrui"}
+_INDEX_BINARY = {"add": "addi", "sub": "subi", "mul": "muli", "divs": "divsi", "divu": "divui", "ceildivs": "ceildivsi",
+                 "ceildivu": "ceildivui", "floordivs": "floordivsi", "rems": "remsi", "remu": "remui", "maxs": "maxsi",
+                 "maxu": "maxui", "mins": "minsi", "minu": "minui", "shl": "shli", "shrs": "shrsi", "shru": "shrui",
+                 "and": "andi", "or": "ori", "xor": "xori"}
+_CMPF = {  # IEEE 754 §5.11: ordered predicates are false on NaN, unordered ones true (no short-circuit ops)
+    "false": "False", "true": "True",
+    "oeq": "{a} == {b}", "ogt": "{a} > {b}", "oge": "{a} >= {b}", "olt": "{a} < {b}", "ole": "{a} <= {b}",
+    "one": "(({a} < {b}) | ({a} > {b}))", "ord": "(({a} == {a}) & ({b} == {b}))",
+    "ueq": "(not (({a} < {b}) | ({a} > {b})))", "ugt": "(not ({a} <= {b}))", "uge": "(not ({a} < {b}))",
+    "ult": "(not ({a} >= {b}))", "ule": "(not ({a} > {b}))", "une": "{a} != {b}", "uno": "(({a} != {a}) | ({b} != {b}))",
+}
+_ROUNDING_UNARY = {"floor": "np.floor", "ceil": "np.ceil", "trunc": "np.trunc", "roundeven": "np.rint",
+                   "round": "round_half_away"}
+
+
+class _Gen:
+    """Walks the nest once, emitting source lines."""
+
+    def __init__(self, root: Any) -> None:
+        self.root = root
+        self.names: dict[int, str] = {}
+        self.kinds: dict[int, int | str] = {}
+        self.lines: list[str] = []
+        self.n = 0
+        self.nest = Nest(root, "")
+        self._mem: dict[int, MemrefArg] = {}
+        self.nres = len(root.results)
+
+    # -------------------------------------------------------------------------------- names
+    def fresh(self, prefix: str = "t") -> str:
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def emit(self, ind: int, line: str) -> None:
+        self.lines.append("    " * ind + line)
+
+    def define(self, v: Any, name: str | None = None) -> str:
+        k = kind_of(v.type)
+        nm = name or self.fresh("v")
+        self.names[id(v)] = nm
+        self.kinds[id(v)] = k
+        return nm
+
+    def use(self, v: Any) -> str:
+        nm = self.names.get(id(v))
+        if nm is not None:
+            return nm
+        if isinstance(v.type, T.MemRefType):
+            raise Unsupported("a memref used as a scalar")
+        k = kind_of(v.type)
+        src = v.owner_op
+        if isinstance(k, int) and src is not None and src.name in ("arith.constant", "index.constant"):
+            # an integer constant defined outside the nest: a literal lets LLVM fold (exactly) and, e.g., turn
+            # divisions by constants into multiplications and know loop trip counts
+            try:
+                value = _arith().constant_value(src.attributes["value"], v.type) if src.name == "arith.constant" \
+                    else _arith().int_info(T.INDEX).wrap(int(src.attributes["value"].value))
+            except (KeyError, ValueError, TypeError, AttributeError):
+                value = None
+            if isinstance(value, int):
+                nm = int_literal(value)
+                self.names[id(v)] = nm
+                self.kinds[id(v)] = k
+                return nm
+        nm = f"a{len(self.nest.scalars)}"
+        self.nest.scalars.append((v, k))
+        self.names[id(v)] = nm
+        self.kinds[id(v)] = k
+        return nm
+
+    def kind(self, v: Any) -> int | str:
+        k = self.kinds.get(id(v))
+        return k if k is not None else kind_of(v.type)
+
+    def mem(self, v: Any) -> MemrefArg:
+        m = self._mem.get(id(v))
+        if m is not None:
+            return m
+        if id(v) in self.names:
+            raise Unsupported("a memref defined inside the loop nest")
+        t = v.type
+        if not isinstance(t, T.MemRefType):
+            raise Unsupported(f"memory operand of type {t}")
+        k = kind_of(t.element_type)
+        m = MemrefArg(v, t.rank, k, f"m{len(self.nest.memrefs)}")
+        self.nest.memrefs.append(m)
+        self._mem[id(v)] = m
+        return m
+
+    def const(self, value: Any, k: int | str) -> str:
+        nm = f"k{len(self.nest.consts)}"
+        self.nest.consts.append((value, k))
+        return nm
+
+    def fault(self, ind: int, op: Any, exprs: list[str], positions: list[int]) -> None:
+        self.nest.faults.append(FaultSite(op, positions))
+        for i, e in enumerate(exprs):
+            self.emit(ind, f"err[{i}] = {e}")
+        self.emit(ind, f"return ({len(self.nest.faults)},{' 0,' * self.nres})")
+
+    # -------------------------------------------------------------------------------- driver
+    def function(self) -> str:
+        op = self.root
+        self.g_for(op, 1)
+        res = []
+        for r in op.results:
+            nm, k = self.names[id(r)], self.kinds[id(r)]
+            res.append(f"f32_bits({nm})" if k == "f32" else f"f64_bits({nm})" if k == "f64" else nm)
+            self.nest.result_kinds.append(k)
+        self.emit(1, f"return (0,{''.join(f' {r},' for r in res)})")
+        params = ["err"]
+        head = []
+        for m in self.nest.memrefs:
+            params += [m.name, f"{m.name}o"] + [f"{m.name}s{d}" for d in range(m.rank)] + \
+                [f"{m.name}t{d}" for d in range(m.rank)]
+        params += [f"a{i}" for i in range(len(self.nest.scalars))]
+        params += [f"k{i}" for i in range(len(self.nest.consts))]
+        src = [f"def nest({', '.join(params)}):", *head, *self.lines]
+        return "\n".join(src) + "\n"
+
+    def block(self, block: Any, ind: int) -> Any:
+        """Emit the ops of ``block``; return its terminator (``scf.yield``) or None."""
+        term = None
+        for op in block.ops:
+            if op.name == "scf.yield":
+                term = op
+                continue
+            fn = _OPS.get(op.name)
+            if fn is None:
+                raise Unsupported(f"op {op.name}")
+            if any(isinstance(r.type, T.VectorType) for r in op.results) or any(
+                    isinstance(v.type, T.VectorType) for v in op.operands):
+                raise Unsupported(f"vector operands of {op.name}")
+            fn(self, op, ind)
+        return term
+
+    # -------------------------------------------------------------------------------- scf
+    def g_for(self, op: Any, ind: int) -> None:
+        if "unsignedCmp" in op.attributes:
+            raise Unsupported("unsigned scf.for")
+        if len(op.regions[0].blocks) != 1:
+            raise Unsupported("scf.for with several blocks")
+        k = self.kind(op.operands[0])
+        if not isinstance(k, int):
+            raise Unsupported("scf.for over a non-integer type")
+        lb, ub, st = (self.use(v) for v in op.operands[:3])
+        inits = [self.use(v) for v in op.operands[3:]]
+        body = op.regions[0].blocks[0]
+        iv = self.define(body.args[0], self.fresh("i"))
+        carried = [self.define(a, self.fresh("c")) for a in body.args[1:]]
+        hi, stv, lim, ok = self.fresh("hi"), self.fresh("st"), self.fresh("lim"), self.fresh("ok")
+        self.emit(ind, f"{hi} = {ub}")
+        self.emit(ind, f"{stv} = {st}")
+        self.emit(ind, f"if {stv} <= 0:")
+        self.fault(ind + 1, op, [stv], [2])
+        for c, i in zip(carried, inits):
+            self.emit(ind, f"{c} = {i}")
+        self.emit(ind, f"{iv} = {lb}")
+        self.emit(ind, f"{lim} = isub({hi}, {stv})")
+        self.emit(ind, f"{ok} = {lim} <= {hi}")
+        self.emit(ind, f"while {iv} < {hi}:")
+        term = self.block(body, ind + 1)
+        ys = [self.use(v) for v in term.operands] if term is not None else []
+        if len(ys) != len(carried):
+            raise Unsupported("scf.for whose yield does not match its iter_args")
+        if carried:
+            self.emit(ind + 1, f"{', '.join(carried)} = {', '.join(ys)}")
+        self.emit(ind + 1, f"if ({iv} >= {lim}) | (not {ok}):")
+        self.emit(ind + 2, "break")
+        self.emit(ind + 1, f"{iv} = iadd({iv}, {stv})")
+        for r, c in zip(op.results, carried):
+            self.names[id(r)] = c
+            self.kinds[id(r)] = kind_of(r.type)
+
+    def g_if(self, op: Any, ind: int) -> None:
+        c = self.use(op.operands[0])
+        res = [self.define(r, self.fresh("r")) for r in op.results]
+        regions = [r for r in op.regions if not r.empty]
+        if not regions:
+            return
+        self.emit(ind, f"if {c} != 0:")
+        self._if_branch(op.regions[0], res, ind + 1)
+        if len(op.regions) > 1 and not op.regions[1].empty:
+            self.emit(ind, "else:")
+            self._if_branch(op.regions[1], res, ind + 1)
+        elif res:
+            raise Unsupported("scf.if with results but no else region")
+
+    def _if_branch(self, region: Any, res: list[str], ind: int) -> None:
+        if len(region.blocks) != 1:
+            raise Unsupported("scf.if region with several blocks")
+        n0 = len(self.lines)
+        term = self.block(region.blocks[0], ind)
+        ys = [self.use(v) for v in term.operands] if term is not None else []
+        if len(ys) != len(res):
+            raise Unsupported("scf.if whose yield does not match its results")
+        if res:
+            self.emit(ind, f"{', '.join(res)} = {', '.join(ys)}")
+        if len(self.lines) == n0:
+            self.emit(ind, "pass")
+
+    # -------------------------------------------------------------------------------- constants
+    def g_constant(self, op: Any, ind: int) -> None:
+        r = op.results[0]
+        k = kind_of(r.type)
+        if op.name == "arith.constant":
+            value = _arith().constant_value(op.attributes["value"], r.type)
+        elif op.name == "index.constant":
+            attr = op.attributes["value"]
+            value = _arith().int_info(T.INDEX).wrap(int(getattr(attr, "value", attr)))
+        else:  # index.bool.constant
+            attr = op.attributes["value"]
+            value = 1 if getattr(attr, "value", attr) else 0
+        if isinstance(k, int):
+            self.names[id(r)] = int_literal(int(value))
+            self.kinds[id(r)] = k
+        else:
+            self.names[id(r)] = self.const(value, k)
+            self.kinds[id(r)] = k
+
+    # -------------------------------------------------------------------------------- integers
+    def g_int_binary(self, op: Any, ind: int) -> None:
+        dialect, name = op.name.split(".", 1)
+        base = _INDEX_BINARY[name] if dialect == "index" else name
+        flags = _arith().flag_set(op.attributes.get("overflowFlags")) if dialect == "arith" else set()
+        w = self.kind(op.results[0])
+        if not isinstance(w, int):
+            raise Unsupported(f"{op.name} on {op.results[0].type}")
+        a, b = self.use(op.operands[0]), self.use(op.operands[1])
+        o = self.define(op.results[0])
+        if flags:
+            self._int_flags(op, base, w, a, b, flags, ind)
+        if base in ("addi", "subi", "muli"):
+            # exact in int64 when the operands are narrow enough, else the wrapping intrinsics
+            if (base != "muli" and w <= 62) or w <= 31:
+                sym = {"addi": "+", "subi": "-", "muli": "*"}[base]
+                self.emit(ind, f"{o} = {_wrap(f'{a} {sym} {b}', w)}")
+            else:
+                fn = {"addi": "iadd", "subi": "isub", "muli": "imul"}[base]
+                self.emit(ind, f"{o} = {_wrap(f'{fn}({a}, {b})', w)}")
+        elif base in ("andi", "ori", "xori"):
+            sym = {"andi": "&", "ori": "|", "xori": "^"}[base]
+            self.emit(ind, f"{o} = {a} {sym} {b}")
+        elif base in ("minsi", "maxsi"):
+            fn = "min" if base == "minsi" else "max"
+            if w == 1:
+                self.emit(ind, f"{o} = {_wrap(f'{fn}(-{a}, -{b})', 1)}")
+            else:
+                self.emit(ind, f"{o} = {fn}({a}, {b})")
+        elif base in ("minui", "maxui"):
+            lt = f"iult({a}, {b})" if w == 64 else f"{_uread(a, w)} < {_uread(b, w)}"
+            first, second = (a, b) if base == "minui" else (b, a)
+            self.emit(ind, f"{o} = sel(int({lt}), {first}, {second})")
+        elif base in ("divsi", "remsi", "ceildivsi", "floordivsi"):
+            x, y = _sread(a, w), _sread(b, w)
+            smin = -(1 << (w - 1))
+            self.emit(ind, f"if ({b} == 0) | (({y} == -1) & ({x} == {int_literal(smin)})):")
+            self.fault(ind + 1, op, [a, b], [0, 1])
+            if base == "divsi":
+                self.emit(ind, f"{o} = {_wrap(f'isdiv({x}, {y})', w)}")
+            elif base == "remsi":
+                self.emit(ind, f"{o} = {_wrap(f'isrem({x}, {y})', w)}")
+            else:
+                q = self.fresh("q")
+                self.emit(ind, f"{q} = isdiv({x}, {y})")
+                rel = "!=" if base == "floordivsi" else "=="
+                adj = f"int((isrem({x}, {y}) != 0) & (({x} < 0) {rel} ({y} < 0)))"
+                sign = "-" if base == "floordivsi" else "+"
+                self.emit(ind, f"{o} = {_wrap(f'{q} {sign} {adj}', w)}")
+        elif base in ("divui", "remui", "ceildivui"):
+            self.emit(ind, f"if {b} == 0:")
+            self.fault(ind + 1, op, [a, b], [0, 1])
+            if w == 64:
+                x, y, dv, rm = a, b, "iudiv", "iurem"
+            else:
+                x, y, dv, rm = _uread(a, w), _uread(b, w), "isdiv", "isrem"
+            if base == "divui":
+                self.emit(ind, f"{o} = {_wrap(f'{dv}({x}, {y})', w)}")
+            elif base == "remui":
+                self.emit(ind, f"{o} = {_wrap(f'{rm}({x}, {y})', w)}")
+            else:
+                q = self.fresh("q")
+                self.emit(ind, f"{q} = {dv}({x}, {y})")
+                self.emit(ind, f"{o} = {_wrap(f'iadd({q}, int({rm}({x}, {y}) != 0))', w)}")
+        elif base in ("shli", "shrsi", "shrui"):
+            n = b if w == 64 else _uread(b, w)
+            bad = f"not iult({b}, 64)" if w == 64 else f"{n} >= {w}"
+            self.emit(ind, f"if {bad}:")
+            self.fault(ind + 1, op, [a, b], [0, 1])
+            if base == "shli":
+                self.emit(ind, f"{o} = {_wrap(f'ishl({a}, {n})', w)}")
+            elif base == "shrsi":
+                self.emit(ind, f"{o} = {_wrap(f'iashr({_sread(a, w)}, {n})', w)}")
+            else:
+                x = a if w == 64 else _uread(a, w)
+                self.emit(ind, f"{o} = {_wrap(f'ilshr({x}, {n})', w)}")
+        else:  # pragma: no cover - table and branches agree
+            raise Unsupported(op.name)
+
+    def _int_flags(self, op: Any, base: str, w: int, a: str, b: str, flags: set, ind: int) -> None:
+        """Poison-on-overflow flags: report what the interpreter reports (a fault site)."""
+        if base not in ("addi", "subi", "muli") or (base == "muli" and w > 31):
+            raise Unsupported(f"{op.name} with overflow flags on i{w}")
+        conds = []
+        if "nsw" in flags:
+            if w < 64:
+                x, y = _sread(a, w), _sread(b, w)
+                sym = {"addi": "+", "subi": "-", "muli": "*"}[base]
+                r = f"({x} {sym} {y})"
+                conds.append(f"{r} < {int_literal(-(1 << (w - 1)))} or {r} > {(1 << (w - 1)) - 1}")
+            elif base == "addi":
+                conds.append(f"(({a} ^ iadd({a}, {b})) & ({b} ^ iadd({a}, {b}))) < 0")
+            else:
+                conds.append(f"(({a} ^ {b}) & ({a} ^ isub({a}, {b}))) < 0")
+        if "nuw" in flags:
+            if w < 64:
+                x, y = _uread(a, w), _uread(b, w)
+                if base == "subi":
+                    conds.append(f"{x} < {y}")
+                else:
+                    sym = "+" if base == "addi" else "*"
+                    conds.append(f"({x} {sym} {y}) > {(1 << w) - 1}")
+            elif base == "addi":
+                conds.append(f"iult(iadd({a}, {b}), {a})")
+            else:
+                conds.append(f"iult({a}, {b})")
+        self.emit(ind, f"if {' | '.join(f'({c})' for c in conds)}:")
+        self.fault(ind + 1, op, [a, b], [0, 1])
+
+    def g_cmpi(self, op: Any, ind: int) -> None:
+        ar = _arith()
+        attr = "pred" if op.name == "index.cmp" else "predicate"
+        pred = ar.enum_case(op.attributes.get(attr), ar.CMPI_CASES)
+        w = self.kind(op.operands[0])
+        if not isinstance(w, int):
+            raise Unsupported(f"{op.name} on {op.operands[0].type}")
+        a, b = self.use(op.operands[0]), self.use(op.operands[1])
+        o = self.define(op.results[0])
+        sym = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+        if pred in ("eq", "ne"):
+            cond = f"{a} {sym[pred]} {b}"
+        elif pred[0] == "s":
+            cond = f"{_sread(a, w)} {sym[pred[1:]]} {_sread(b, w)}"
+        elif w < 64:
+            cond = f"{_uread(a, w)} {sym[pred[1:]]} {_uread(b, w)}"
+        else:
+            rel = pred[1:]
+            cond = {"lt": f"iult({a}, {b})", "le": f"iule({a}, {b})", "gt": f"iult({b}, {a})",
+                    "ge": f"iule({b}, {a})"}[rel]
+        self.emit(ind, f"{o} = int({cond})")
+
+    def g_select(self, op: Any, ind: int) -> None:
+        c, a, b = (self.use(v) for v in op.operands)
+        o = self.define(op.results[0])
+        self.emit(ind, f"{o} = sel({c}, {a}, {b})")
+
+    def g_int_cast(self, op: Any, ind: int) -> None:
+        ws, wd = self.kind(op.operands[0]), self.kind(op.results[0])
+        if not (isinstance(ws, int) and isinstance(wd, int)):
+            raise Unsupported(f"{op.name} on non-integer types")
+        x = self.use(op.operands[0])
+        o = self.define(op.results[0])
+        unsigned = op.name in ("arith.extui", "arith.index_castui", "index.castu")
+        if unsigned and ws < 64:
+            self.emit(ind, f"{o} = {_wrap(_uread(x, ws), wd)}")
+        elif unsigned:
+            self.emit(ind, f"{o} = {_wrap(x, wd)}")
+        else:
+            self.emit(ind, f"{o} = {_wrap(_sread(x, ws), wd)}")
+
+    # -------------------------------------------------------------------------------- int <-> float
+    def g_itofp(self, op: Any, ind: int) -> None:
+        ws, kd = self.kind(op.operands[0]), self.kind(op.results[0])
+        if not isinstance(ws, int) or kd not in FLOAT_KINDS:
+            raise Unsupported(op.name)
+        x = self.use(op.operands[0])
+        o = self.define(op.results[0])
+        if op.name == "arith.sitofp" or ws < 64:
+            v = _sread(x, ws) if op.name == "arith.sitofp" else _uread(x, ws)
+            expr = {"f32": f"sitofp32({v})", "f64": f"sitofp64({v})", "f16": f"f2h(sitofp32({v}))",
+                    "bf16": f"int_to_bf16({v})"}[kd]
+        else:
+            expr = {"f32": f"uitofp32({x})", "f64": f"uitofp64({x})", "f16": f"f2h(uitofp32({x}))",
+                    "bf16": f"uint_to_bf16({x})"}[kd]
+        self.emit(ind, f"{o} = {expr}")
+
+    def g_fptoi(self, op: Any, ind: int) -> None:
+        ks, wd = self.kind(op.operands[0]), self.kind(op.results[0])
+        if ks not in FLOAT_KINDS or not isinstance(wd, int):
+            raise Unsupported(op.name)
+        x = _to_f64(self.use(op.operands[0]), ks)
+        o = self.define(op.results[0])
+        if op.name == "arith.fptosi":
+            lo, hi = -(1 << (wd - 1)), (1 << (wd - 1)) - 1
+            expr = f"fp_to_si({x}, {float(lo)!r}, {float(hi + 1)!r}, {int_literal(lo)}, {hi})"
+        else:
+            hi = (1 << wd) - 1
+            hi_pat = hi if wd < 64 else -1
+            expr = f"fp_to_ui({x}, {float(hi + 1)!r}, {int_literal(hi_pat)})"
+        self.emit(ind, f"{o} = {_wrap(expr, wd)}")
+
+    # -------------------------------------------------------------------------------- floats
+    def _fkind(self, op: Any) -> str:
+        k = self.kind(op.results[0])
+        if k not in FLOAT_KINDS:
+            raise Unsupported(f"{op.name} on {op.results[0].type}")
+        return k  # type: ignore[return-value]
+
+    def g_float_binary(self, op: Any, ind: int) -> None:
+        k = self._fkind(op)
+        a, b = self.use(op.operands[0]), self.use(op.operands[1])
+        o = self.define(op.results[0])
+        sym = {"addf": "+", "subf": "-", "mulf": "*", "divf": "/"}[op.name.split(".", 1)[1]]
+        fix = "nan2_64" if k == "f64" else "nan2_32"
+        if k in ("f32", "f64"):
+            self.emit(ind, f"{o} = {a} {sym} {b}")
+            self.emit(ind, f"if {o} != {o}:")
+            self.emit(ind + 1, f"{o} = {fix}({a}, {b}, {o})")
+        else:
+            fa, fb, r = self.fresh("fa"), self.fresh("fb"), self.fresh("fr")
+            self.emit(ind, f"{fa} = {_to_f32(a, k)}")
+            self.emit(ind, f"{fb} = {_to_f32(b, k)}")
+            self.emit(ind, f"{r} = {fa} {sym} {fb}")
+            self.emit(ind, f"if {r} != {r}:")
+            self.emit(ind + 1, f"{r} = {fix}({fa}, {fb}, {r})")
+            self.emit(ind, f"{o} = {_from_f32(r, k)}")
+
+    def g_float_minmax(self, op: Any, ind: int) -> None:
+        k = self._fkind(op)
+        a, b = self.use(op.operands[0]), self.use(op.operands[1])
+        o = self.define(op.results[0])
+        fa, fb = (_to_f32(a, k), _to_f32(b, k)) if k != "f64" else (a, b)
+        name = op.name.split(".", 1)[1]
+        pick = {"minimumf": "pick_minimum", "maximumf": "pick_maximum", "minnumf": "pick_minnum",
+                "maxnumf": "pick_maxnum"}[name]
+        self.emit(ind, f"{o} = sel(int({pick}({fa}, {fb})), {b}, {a})")
+
+    def g_sign(self, op: Any, ind: int) -> None:
+        k = self._fkind(op)
+        name = op.name.split(".", 1)[1]
+        xs = [self.use(v) for v in op.operands]
+        o = self.define(op.results[0])
+        x = xs[0]
+        if name == "negf":
+            expr = {"f32": f"neg32({x})", "f64": f"neg64({x})"}.get(k, f"{x} ^ 0x8000")
+        elif name == "absf":
+            expr = {"f32": f"abs32({x})", "f64": f"abs64({x})"}.get(k, f"{x} & 0x7FFF")
+        else:  # copysign
+            y = xs[1]
+            expr = {"f32": f"copysign32({x}, {y})", "f64": f"copysign64({x}, {y})"}.get(
+                k, f"({x} & 0x7FFF) | ({y} & 0x8000)")
+        self.emit(ind, f"{o} = {expr}")
+
+    def g_cmpf(self, op: Any, ind: int) -> None:
+        ar = _arith()
+        pred = ar.enum_case(op.attributes.get("predicate"), ar.CMPF_CASES)
+        k = self.kind(op.operands[0])
+        if k not in FLOAT_KINDS:
+            raise Unsupported(f"cmpf on {op.operands[0].type}")
+        a, b = self.use(op.operands[0]), self.use(op.operands[1])
+        o = self.define(op.results[0])
+        if k in ("f16", "bf16"):
+            fa, fb = self.fresh("fa"), self.fresh("fb")
+            self.emit(ind, f"{fa} = {_to_f32(a, k)}")
+            self.emit(ind, f"{fb} = {_to_f32(b, k)}")
+            a, b = fa, fb
+        cond = _CMPF[pred].format(a=a, b=b)
+        self.emit(ind, f"{o} = int({cond})")
+
+    def g_extf(self, op: Any, ind: int) -> None:
+        ks, kd = self.kind(op.operands[0]), self._fkind(op)
+        x = self.use(op.operands[0])
+        o = self.define(op.results[0])
+        if kd == "f64" and ks == "f16":
+            expr = f"h2d({x})"
+        elif kd == "f64":
+            expr = _to_f64(x, ks)  # type: ignore[arg-type]
+        elif kd == "f32" and ks == "f16":
+            expr = f"h2f({x})"
+        elif kd == "f32" and ks == "bf16":
+            expr = f"bf2f_quiet({x})"
+        else:
+            raise Unsupported(f"extf {ks} -> {kd}")
+        self.emit(ind, f"{o} = {expr}")
+
+    def g_truncf(self, op: Any, ind: int) -> None:
+        ar = _arith()
+        mode = ar.enum_case(op.attributes.get("roundingmode"), ar.ROUNDING_CASES, "to_nearest_even")
+        if mode != "to_nearest_even":
+            raise Unsupported(f"truncf with rounding mode {mode}")
+        ks, kd = self.kind(op.operands[0]), self._fkind(op)
+        x = self.use(op.operands[0])
+        o = self.define(op.results[0])
+        if ks == "f64":
+            expr = _from_f64(x, kd)
+        elif ks == "f32" and kd in ("f16", "bf16"):
+            expr = _from_f32(x, kd)
+        else:
+            raise Unsupported(f"truncf {ks} -> {kd}")
+        self.emit(ind, f"{o} = {expr}")
+
+    def g_bitcast(self, op: Any, ind: int) -> None:
+        ks, kd = self.kind(op.operands[0]), self.kind(op.results[0])
+        x = self.use(op.operands[0])
+        o = self.define(op.results[0])
+        if isinstance(ks, int):
+            bits = x if ks == 64 else _uread(x, ks)
+        else:
+            bits = {"f32": f"f32_bits({x})", "f64": f"f64_bits({x})"}.get(ks, x)
+        if isinstance(kd, int):
+            expr = _wrap(bits, kd)
+        else:
+            expr = {"f32": f"f32_from_bits({bits})", "f64": f"f64_from_bits({bits})"}.get(kd, bits)
+        self.emit(ind, f"{o} = {expr}")
+
+    def g_math_unary(self, op: Any, ind: int) -> None:
+        k = self._fkind(op)
+        name = op.name.split(".", 1)[1]
+        x = self.use(op.operands[0])
+        o = self.define(op.results[0])
+        if name == "sqrt":
+            expr = f"np.sqrt({x})" if k in ("f32", "f64") else _from_f32(f"np.sqrt({_to_f32(x, k)})", k)
+        else:
+            expr = _from_f64(f"{_ROUNDING_UNARY[name]}({_to_f64(x, k)})", k)
+        self.emit(ind, f"{o} = {expr}")
+
+    def g_fma(self, op: Any, ind: int) -> None:
+        k = self._fkind(op)
+        if k == "f64":
+            raise Unsupported("math.fma on f64 (the interpreter rounds with exact integer arithmetic)")
+        a, b, c = (_to_f64(self.use(v), k) for v in op.operands)
+        o = self.define(op.results[0])
+        self.emit(ind, f"{o} = {_from_f64(f'fma_odd({a}, {b}, {c})', k)}")
+
+    def g_remf(self, op: Any, ind: int) -> None:
+        k = self._fkind(op)
+        a, b = (_to_f64(self.use(v), k) for v in op.operands)
+        o = self.define(op.results[0])
+        self.emit(ind, f"{o} = {_from_f64(f'fmod_nan({a}, {b})', k)}")
+
+    def g_isclass(self, op: Any, ind: int) -> None:
+        k = self.kind(op.operands[0])
+        if k not in FLOAT_KINDS:
+            raise Unsupported(f"{op.name} on {op.operands[0].type}")
+        x = self.fresh("x")
+        self.emit(ind, f"{x} = {_to_f64(self.use(op.operands[0]), k)}")
+        o = self.define(op.results[0])
+        name = op.name.split(".", 1)[1]
+        tiny = {"f16": 2.0 ** -14, "bf16": 2.0 ** -126, "f32": 2.0 ** -126, "f64": 2.0 ** -1022}[k]
+        cond = {"isnan": f"{x} != {x}", "isinf": f"np.isinf({x})", "isfinite": f"np.isfinite({x})",
+                "isnormal": f"np.isfinite({x}) & (abs({x}) >= {tiny!r})"}[name]
+        self.emit(ind, f"{o} = int({cond})")
+
+    def g_int_unary(self, op: Any, ind: int) -> None:
+        w = self.kind(op.results[0])
+        if not isinstance(w, int):
+            raise Unsupported(f"{op.name} on {op.results[0].type}")
+        x = self.use(op.operands[0])
+        o = self.define(op.results[0])
+        name = op.name.split(".", 1)[1]
+        u = x if w == 64 else _uread(x, w)
+        if name == "absi":
+            sx = _sread(x, w)
+            expr = _wrap(f"sel(int({sx} < 0), isub(0, {sx}), {sx})", w)
+        elif name == "ctlz":
+            expr = f"clz64({u}) - {64 - w}"
+        elif name == "cttz":
+            expr = f"sel(int({u} == 0), {w}, cttz64({u}))"
+        else:
+            expr = f"ctpop64({u})"
+        self.emit(ind, f"{o} = {_wrap(expr, w)}")
+
+    # -------------------------------------------------------------------------------- memory
+    def _address(self, op: Any, m: MemrefArg, idx_vals: list, ind: int, positions: list[int]) -> str:
+        """Index check (a fault site) and the element's position in the view.  The run-time glue only
+        passes descriptors whose every in-bounds element lies inside the allocation (else the interpreter
+        runs the nest), so in-range indices need no second check and the int64 arithmetic cannot overflow."""
+        idx = [self.use(v) for v in idx_vals]
+        if len(idx) != m.rank:
+            raise Unsupported(f"{op.name} with {len(idx)} indices on a rank-{m.rank} memref")
+        if idx:
+            conds = " & ".join(f"({i} >= 0) & ({i} < {m.name}s{d})" for d, i in enumerate(idx))
+            self.emit(ind, f"if not ({conds}):")
+            self.fault(ind + 1, op, idx, positions)
+        e = self.fresh("e")
+        lin = " + ".join([f"{m.name}o"] + [f"{i} * {m.name}t{d}" for d, i in enumerate(idx)])
+        self.emit(ind, f"{e} = {lin}")
+        return e
+
+    def g_load(self, op: Any, ind: int) -> None:
+        m = self.mem(op.operands[0])
+        k = kind_of(op.results[0].type)
+        if k != m.kind:
+            raise Unsupported("memref.load with a mismatched element type")
+        n = len(op.operands) - 1
+        e = self._address(op, m, list(op.operands[1:]), ind, list(range(1, 1 + n)))
+        o = self.define(op.results[0])
+        if isinstance(k, int) or k in ("f16", "bf16"):
+            self.emit(ind, f"{o} = np.int64({m.name}[{e}])")
+        else:
+            self.emit(ind, f"{o} = {m.name}[{e}]")
+
+    def g_store(self, op: Any, ind: int) -> None:
+        v = self.use(op.operands[0])
+        m = self.mem(op.operands[1])
+        if self.kind(op.operands[0]) != m.kind:
+            raise Unsupported("memref.store with a mismatched element type")
+        n = len(op.operands) - 2
+        e = self._address(op, m, list(op.operands[2:]), ind, list(range(2, 2 + n)))
+        self.emit(ind, f"{m.name}[{e}] = {v}")
+        self.nest.stores.append(op)
+
+    def g_dim(self, op: Any, ind: int) -> None:
+        m = self.mem(op.operands[0])
+        src = op.operands[1].owner_op
+        if src is None or src.name not in ("arith.constant", "index.constant"):
+            raise Unsupported("memref.dim with a non-constant index")
+        d = int(getattr(src.attributes["value"], "value", -1))
+        if not 0 <= d < m.rank:
+            raise Unsupported("memref.dim with an out-of-range index")
+        self.names[id(op.results[0])] = f"{m.name}s{d}"
+        self.kinds[id(op.results[0])] = 64
+
+
+_OPS: dict[str, Any] = {
+    "scf.for": _Gen.g_for,
+    "scf.if": _Gen.g_if,
+    "arith.constant": _Gen.g_constant,
+    "index.constant": _Gen.g_constant,
+    "index.bool.constant": _Gen.g_constant,
+    "arith.cmpi": _Gen.g_cmpi,
+    "index.cmp": _Gen.g_cmpi,
+    "arith.select": _Gen.g_select,
+    "arith.extsi": _Gen.g_int_cast,
+    "arith.extui": _Gen.g_int_cast,
+    "arith.trunci": _Gen.g_int_cast,
+    "arith.index_cast": _Gen.g_int_cast,
+    "arith.index_castui": _Gen.g_int_cast,
+    "index.casts": _Gen.g_int_cast,
+    "index.castu": _Gen.g_int_cast,
+    "arith.sitofp": _Gen.g_itofp,
+    "arith.uitofp": _Gen.g_itofp,
+    "arith.fptosi": _Gen.g_fptoi,
+    "arith.fptoui": _Gen.g_fptoi,
+    "arith.addf": _Gen.g_float_binary,
+    "arith.subf": _Gen.g_float_binary,
+    "arith.mulf": _Gen.g_float_binary,
+    "arith.divf": _Gen.g_float_binary,
+    "arith.minimumf": _Gen.g_float_minmax,
+    "arith.maximumf": _Gen.g_float_minmax,
+    "arith.minnumf": _Gen.g_float_minmax,
+    "arith.maxnumf": _Gen.g_float_minmax,
+    "arith.negf": _Gen.g_sign,
+    "math.absf": _Gen.g_sign,
+    "math.copysign": _Gen.g_sign,
+    "arith.cmpf": _Gen.g_cmpf,
+    "arith.extf": _Gen.g_extf,
+    "arith.truncf": _Gen.g_truncf,
+    "arith.bitcast": _Gen.g_bitcast,
+    "math.sqrt": _Gen.g_math_unary,
+    "math.fma": _Gen.g_fma,
+    "arith.remf": _Gen.g_remf,
+    "math.isnan": _Gen.g_isclass,
+    "math.isinf": _Gen.g_isclass,
+    "math.isfinite": _Gen.g_isclass,
+    "math.isnormal": _Gen.g_isclass,
+    "math.absi": _Gen.g_int_unary,
+    "math.ctlz": _Gen.g_int_unary,
+    "math.cttz": _Gen.g_int_unary,
+    "math.ctpop": _Gen.g_int_unary,
+    "memref.load": _Gen.g_load,
+    "memref.store": _Gen.g_store,
+    "memref.dim": _Gen.g_dim,
+}
+for _n in _INT_BINARY:
+    _OPS[f"arith.{_n}"] = _Gen.g_int_binary
+for _n in _INDEX_BINARY:
+    _OPS[f"index.{_n}"] = _Gen.g_int_binary
+for _n in _ROUNDING_UNARY:
+    _OPS[f"math.{_n}"] = _Gen.g_math_unary
+
+
+def generate(root: Any) -> Nest:
+    """Generate the compiled form of the ``scf.for`` nest rooted at ``root`` (raises :class:`Unsupported`)."""
+    g = _Gen(root)
+    try:
+        g.nest.body = g.function()
+    except Unsupported:
+        raise
+    except (KeyError, ValueError, NotImplementedError, IndexError, AttributeError) as exc:
+        raise Unsupported(f"{type(exc).__name__}: {exc}") from None
+    return g.nest
+
+
+def supported_ops() -> list[str]:
+    """Names of the ops a compiled nest may contain (besides ``scf.yield``)."""
+    return sorted(_OPS)
