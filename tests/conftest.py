@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests are derandomized so CI runs are reproducible (a failure found once is found every time);
+# set HYPOTHESIS_PROFILE=explore to search with fresh random seeds.
+settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("explore", deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 def pytest_collect_file(parent, file_path: Path):

@@ -16,7 +16,7 @@ from math import prod
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from xesim.hw.layout import DpasLayout, LaneLayout, SliceLayout, WgLayout, target_lane_layout
@@ -219,6 +219,8 @@ def wg_cases(draw: st.DrawFn):
         shape = [n * draw(st.integers(1, 4)) for n in sg_layout]
     order = draw(st.none() | st.permutations(list(range(rank))).map(tuple))
     extra = draw(st.integers(0, 2))
+    # keep the exhaustive per-element comparison affordable (up to 96^3 elements would take minutes)
+    assume(prod(shape) <= 1024)
     return WgLayout(sg_layout, sg_data if with_data else None, order=order), tuple(shape), extra
 
 
