@@ -95,6 +95,11 @@ def bench(name: str, src: str, ops_per_iter: int, iters: int, repeat: int) -> fl
 
 
 def main(argv: list[str] | None = None) -> int:
+    # This benchmark measures the reference interpreter; host loop nests would otherwise be compiled by the
+    # numba JIT (tools/bench.py measures that path).
+    import os
+
+    os.environ.setdefault("XESIM_ENGINE", "reference")
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--iters", type=int, default=200_000)
     ap.add_argument("--repeat", type=int, default=3)
