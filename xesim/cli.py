@@ -105,6 +105,7 @@ def _run_module(module, args: argparse.Namespace, out) -> None:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
     engine.dpas_model_name = args.dpas_model
+    engine.schedule = args.schedule
     try:
         engine.run(args.entry)
     finally:
@@ -194,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="treat hardware rules real programs break without visible harm as errors")
         r.add_argument("--dpas-model", default=None, metavar="NAME",
                        help="DPAS numerics model preset (default: the target's best-evidenced model)")
+        r.add_argument("--schedule", choices=("round-robin", "random"), default="round-robin",
+                       help="interleaving of the subgroups of a workgroup at barriers and fences "
+                            "(random: seeded by --seed, to expose order-dependent programs)")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
         if name == "check":

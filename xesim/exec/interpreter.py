@@ -169,6 +169,15 @@ class FunctionCode:
         return run_region(self.body, fr, args)
 
 
+def _sequential_nbarrier_arrive(bid: int, participants: int, op: Any) -> None:
+    if participants > 1:
+        raise ExecFault(f"named barrier {bid} has {participants} participants but only one instance runs")
+
+
+def _sequential_nbarrier_wait(bid: int, op: Any) -> None:
+    return None
+
+
 class KernelState:
     """Ids of the executing kernel instance, read by the gpu id ops (spec/programs-and-runner.md §3.2)."""
 
@@ -187,7 +196,11 @@ class KernelState:
         self.level = ""
         self.active = False
         self.printf_buffer: list[str] = []
+        # yield points, replaced by the launcher's Scheduler while a workgroup runs as coroutines
         self.barrier: Callable[[Any], None] = lambda op: None
+        self.yield_point: Callable[[Any], None] = lambda op: None
+        self.nbarrier_arrive: Callable[[int, int, Any], None] = _sequential_nbarrier_arrive
+        self.nbarrier_wait: Callable[[int, Any], None] = _sequential_nbarrier_wait
 
     def context(self) -> str:
         if not self.active:
@@ -215,6 +228,8 @@ class Engine:
         self.target = load_target(target).with_overrides(overrides) if overrides else load_target(target)
         self.strict = strict  # hardware rules that real programs break without visible harm become errors
         self.dpas_model_name: str | None = None  # --dpas-model preset (None: the target's default)
+        self.schedule = "round-robin"  # or "random" (--schedule random): subgroup interleaving at yield points
+        self._schedule_rng: Any = None
         self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions
         self._warned: set[tuple[int, str]] = set()
         # XESIM_ENGINE=fast|reference|both: compiled host loop nests, interpreter only, or both cross-checked
@@ -229,6 +244,14 @@ class Engine:
         self.kstate = KernelState()
         self._code: dict[int, FunctionCode] = {}
         self.rng = None
+
+    def schedule_rng(self) -> Any:
+        """The seeded generator of the random schedule (``--seed``), created on first use."""
+        if self._schedule_rng is None:
+            import numpy as np
+
+            self._schedule_rng = np.random.default_rng([self.seed, 0x5C4ED])
+        return self._schedule_rng
 
     def warn(self, op: Operation, message: str) -> None:
         """A runtime warning (e.g. a block shape PVC rejects but that works in practice), once per op and text;

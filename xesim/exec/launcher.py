@@ -119,7 +119,8 @@ def _simt_form(op: Any) -> bool:
 
 
 def _has_barrier(kernel: Any) -> bool:
-    return any(op.name in ("gpu.barrier", "xegpu.nbarrier_wait") for op in kernel.walk())
+    return any(op.name in ("gpu.barrier", "xegpu.nbarrier_wait", "xegpu.nbarrier_arrive", "xegpu.fence")
+               for op in kernel.walk())
 
 
 def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple, args: list, launch_op: Any) -> None:
@@ -162,7 +163,10 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     else:
         num_sg = (threads + sg - 1) // sg
         instances = [(lin, lin // sg, lin % sg) for lin in range(threads)]
-    use_coroutines = len(instances) > 1 and _has_barrier(kernel)
+    # Coroutines when the kernel synchronises (barriers, named barriers, fences as yield points) or when a
+    # random schedule is asked for; otherwise instances simply run one after another.
+    use_coroutines = _has_barrier(kernel) or (engine.schedule == "random" and len(instances) > 1)
+    rng = engine.schedule_rng()
     saved = (ks.active, ks.kernel_name, ks.level)
     ks.active, ks.kernel_name, ks.level = True, name, level
     ks.grid, ks.block = tuple(grid), tuple(block)
@@ -183,9 +187,9 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
                         code(list(args) + wg_bufs + priv)
 
                     if use_coroutines:
-                        _run_with_barriers(ks, instances, run_instance, bx, by)
+                        Scheduler(ks, instances, run_instance, bx, by, engine.schedule, rng,
+                                  engine.target.nbarrier.count).run()
                     else:
-                        ks.barrier = _no_barrier
                         for inst in instances:
                             run_instance(inst)
     except ExecFault as exc:
@@ -204,10 +208,6 @@ def _activate(ks: Any, inst: tuple, bx: int, by: int) -> None:
     ks.thread_id = (lin % bx, (lin // bx) % by, lin // (bx * by))
     ks.subgroup_id = sgid
     ks.lane_id = lane
-
-
-def _no_barrier(op: Any) -> None:
-    return None
 
 
 def _slm_buffer(slm: AddressSpace, t: Any) -> MemRefValue:
@@ -232,96 +232,184 @@ class _Abort(Exception):
     pass
 
 
-def _run_with_barriers(ks: Any, instances: list, run_instance: Any, bx: int, by: int) -> None:
-    """Run instances as coroutines on OS threads; exactly one runs at a time (deterministic round-robin)."""
-    n = len(instances)
-    cv = threading.Condition()
-    state = ["ready"] * n  # ready | waiting | done
-    where: list[Any] = [None] * n
-    turn = [0]
-    errors: list[BaseException] = []
-    generation = [0]
+class _NamedBarrier:
+    """State of one named barrier of a workgroup (spec/pvc-hardware.md §4.1: producers = consumers =
+    participants for XeGPU; a phase completes when ``participants`` threads have signalled; then it is free
+    for reuse)."""
 
-    def describe(i: int) -> str:
-        lin, sgid, lane = instances[i]
-        who = f"subgroup {sgid}" + (f" lane {lane}" if ks.level == "lane" else "")
-        if state[i] == "done":
-            return f"{who}: finished"
-        op = where[i]
-        return f"{who}: waiting at {op.name} ({op.loc})" if op is not None else f"{who}: {state[i]}"
+    def __init__(self, participants: int) -> None:
+        self.participants = participants
+        self.phase = 0  # the phase currently collecting arrivals
+        self.arrived: list[int] = []
 
-    def pass_turn(i: int) -> None:
-        # called with cv held: choose the next ready instance after i, or complete the barrier
-        for k in range(1, n + 1):
-            j = (i + k) % n
-            if state[j] == "ready":
-                turn[0] = j
-                cv.notify_all()
+
+class Scheduler:
+    """Runs the instances of one workgroup as coroutines on OS threads, exactly one running at a time.
+
+    Yield points: ``gpu.barrier``, ``xegpu.nbarrier_wait`` and ``xegpu.fence`` (ARCHITECTURE.md "Scheduling").
+    ``policy`` ``round-robin`` (default, deterministic) passes control to the next ready instance; ``random``
+    picks any ready instance with a seeded generator, so programs whose result depends on the interleaving show
+    it.  When no instance can run but some wait, the launch stops with a deadlock report that lists every
+    instance, where it waits, and the barrier state.
+    """
+
+    def __init__(self, ks: Any, instances: list, run_instance: Any, bx: int, by: int, policy: str,
+                 rng: Any, nbarrier_limit: int) -> None:
+        self.ks, self.instances, self.run_instance, self.bx, self.by = ks, instances, run_instance, bx, by
+        self.policy, self.rng, self.nbarrier_limit = policy, rng, nbarrier_limit
+        n = len(instances)
+        self.n = n
+        self.cv = threading.Condition()
+        self.state = ["ready"] * n  # ready | waiting | done
+        self.where: list[Any] = [None] * n  # the op an instance waits at
+        self.cond: list[Any] = [None] * n  # for named-barrier waits: a callable telling whether it may go on
+        self.turn = -1
+        self.errors: list[BaseException] = []
+        self.current: dict[int, int] = {}
+        self.nbars: dict[int, _NamedBarrier] = {}
+        self.pending: dict[tuple[int, int], int] = {}  # (instance, barrier id) -> phase it arrived in
+
+    # ------------------------------------------------------------------ helpers (cv held)
+    def _who(self, i: int) -> str:
+        lin, sgid, lane = self.instances[i]
+        return f"subgroup {sgid}" + (f" lane {lane}" if self.ks.level == "lane" else "")
+
+    def _describe(self, i: int) -> str:
+        if self.state[i] == "done":
+            return f"{self._who(i)}: finished"
+        op = self.where[i]
+        return f"{self._who(i)}: waiting at {op.name} ({op.loc})" if op is not None else f"{self._who(i)}: ready"
+
+    def _barrier_state(self) -> str:
+        parts = [f"named barrier {bid}: phase {nb.phase}, {len(nb.arrived)} of {nb.participants} arrived"
+                 for bid, nb in sorted(self.nbars.items())]
+        return ("; " + "; ".join(parts)) if parts else ""
+
+    def _pick(self, after: int) -> None:
+        for j in range(self.n):  # named-barrier waits whose phase has completed become ready
+            if self.state[j] == "waiting" and self.cond[j] is not None and self.cond[j]():
+                self.state[j], self.where[j], self.cond[j] = "ready", None, None
+        ready = [j for j in range(self.n) if self.state[j] == "ready"]
+        if not ready:
+            waiting = [j for j in range(self.n) if self.state[j] == "waiting"]
+            if not waiting:
+                self.turn = -1
+                self.cv.notify_all()
                 return
-        waiting = [j for j in range(n) if state[j] == "waiting"]
-        if not waiting:
-            turn[0] = -1
-            cv.notify_all()
-            return
-        sites = {id(where[j]) for j in waiting}
-        if len(waiting) == n and len(sites) == 1:
-            generation[0] += 1
-            for j in waiting:
-                state[j] = "ready"
-                where[j] = None
-            turn[0] = waiting[0]
-            cv.notify_all()
-            return
-        detail = "; ".join(describe(j) for j in range(n))
-        if len(sites) > 1:
-            msg = f"deadlock: instances wait at different barriers ({detail})"
+            at_barrier = [j for j in waiting if self.cond[j] is None]
+            sites = {id(self.where[j]) for j in at_barrier}
+            if len(at_barrier) == self.n and len(sites) == 1:  # every instance at the same gpu.barrier
+                for j in at_barrier:
+                    self.state[j], self.where[j] = "ready", None
+                ready = at_barrier
+            else:
+                detail = "; ".join(self._describe(j) for j in range(self.n)) + self._barrier_state()
+                if len(sites) > 1:
+                    why = "instances wait at different barriers"
+                elif any(self.state[j] == "done" for j in range(self.n)) and at_barrier:
+                    why = "a barrier can never complete because some instances finished without reaching it"
+                else:
+                    why = "every live instance is blocked"
+                first = waiting[0]
+                self.errors.append(ExecFault(f"deadlock: {why} ({detail})", self.where[first], self.ks.context()))
+                self.turn = -2
+                self.cv.notify_all()
+                return
+        if self.policy == "random":
+            self.turn = ready[int(self.rng.integers(len(ready)))]
         else:
-            msg = f"deadlock: a barrier can never complete because some instances finished without reaching it ({detail})"
-        errors.append(ExecFault(msg, where[waiting[0]], ks.context()))
-        turn[0] = -2
-        cv.notify_all()
+            self.turn = next((j for k in range(1, self.n + 1) if (j := (after + k) % self.n) in ready), ready[0])
+        self.cv.notify_all()
 
-    def barrier(op: Any) -> None:
-        i = _current[threading.get_ident()]
-        with cv:
-            state[i] = "waiting"
-            where[i] = op
-            pass_turn(i)
-            while turn[0] != i:
-                if turn[0] == -2:
-                    raise _Abort()
-                cv.wait()
-            _activate(ks, instances[i], bx, by)
+    def _block(self, i: int) -> None:
+        """Give up control (cv held) and wait until this instance is scheduled again."""
+        self._pick(i)
+        while self.turn != i:
+            if self.turn == -2:
+                raise _Abort()
+            self.cv.wait()
+        _activate(self.ks, self.instances[i], self.bx, self.by)
 
-    _current: dict[int, int] = {}
+    # ------------------------------------------------------------------ yield points (called by ops)
+    def barrier(self, op: Any) -> None:
+        i = self.current[threading.get_ident()]
+        with self.cv:
+            self.state[i], self.where[i], self.cond[i] = "waiting", op, None
+            self._block(i)
 
-    def body(i: int) -> None:
-        _current[threading.get_ident()] = i
-        with cv:
-            while turn[0] != i:
-                if turn[0] == -2:
+    def yield_point(self, op: Any) -> None:
+        i = self.current[threading.get_ident()]
+        with self.cv:
+            self._block(i)
+
+    def nbarrier_arrive(self, bid: int, participants: int, op: Any) -> None:
+        i = self.current[threading.get_ident()]
+        with self.cv:
+            nb = self.nbars.get(bid)
+            if nb is None:
+                nb = self.nbars[bid] = _NamedBarrier(participants)
+            elif nb.participants != participants:
+                raise ExecFault(f"named barrier {bid}: {self._who(i)} signals with {participants} participants, "
+                                f"others with {nb.participants}")
+            if (i, bid) in self.pending:
+                raise ExecFault(f"named barrier {bid}: {self._who(i)} signals again before waiting for phase "
+                                f"{self.pending[(i, bid)]}")
+            self.pending[(i, bid)] = nb.phase
+            nb.arrived.append(i)
+            if len(nb.arrived) > nb.participants:
+                raise ExecFault(f"named barrier {bid}: more than {nb.participants} threads signalled in phase {nb.phase}")
+            if len(nb.arrived) == nb.participants:
+                nb.phase += 1
+                nb.arrived = []
+
+    def nbarrier_wait(self, bid: int, op: Any) -> None:
+        i = self.current[threading.get_ident()]
+        with self.cv:
+            phase = self.pending.pop((i, bid), None)
+            if phase is None:
+                raise ExecFault(f"named barrier {bid}: {self._who(i)} waits without having signalled "
+                                "(xegpu.nbarrier_arrive) in this phase")
+            nb = self.nbars[bid]
+            if nb.phase > phase and self.policy != "random":
+                return
+            self.state[i], self.where[i] = "waiting", op
+            self.cond[i] = lambda nb=nb, phase=phase: nb.phase > phase
+            self._block(i)
+
+    # ------------------------------------------------------------------ running
+    def _body(self, i: int) -> None:
+        self.current[threading.get_ident()] = i
+        with self.cv:
+            while self.turn != i:
+                if self.turn == -2:
                     return
-                cv.wait()
+                self.cv.wait()
         try:
-            run_instance(instances[i])
+            self.run_instance(self.instances[i])
         except _Abort:
             return
         except BaseException as exc:  # noqa: BLE001 - forwarded to the launching thread
-            with cv:
-                errors.append(exc)
-                turn[0] = -2
-                cv.notify_all()
+            with self.cv:
+                self.errors.append(exc)
+                self.turn = -2
+                self.cv.notify_all()
             return
-        with cv:
-            state[i] = "done"
-            pass_turn(i)
+        with self.cv:
+            self.state[i], self.where[i] = "done", None
+            self._pick(i)
 
-    ks.barrier = barrier
-    threads = [threading.Thread(target=body, args=(i,), daemon=True) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    ks.barrier = _no_barrier
-    if errors:
-        raise errors[0]
+    def run(self) -> None:
+        ks = self.ks
+        saved = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)
+        ks.barrier, ks.yield_point = self.barrier, self.yield_point
+        ks.nbarrier_arrive, ks.nbarrier_wait = self.nbarrier_arrive, self.nbarrier_wait
+        threads = [threading.Thread(target=self._body, args=(i,), daemon=True) for i in range(self.n)]
+        with self.cv:
+            self._pick(self.n - 1)
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait = saved
+        if self.errors:
+            raise self.errors[0]

@@ -46,12 +46,10 @@ and types at compile time and call the hardware models at run time:
   ``[K/v, N, v]`` with ``B2d[k][n] = B3d[k/v][n][k%v]``; an absent accumulator is zero.  Signless integer
   operands are signed (``i8`` = s8), ``ui*`` unsigned.
 * ``fence``, ``compile_hint``, ``prefetch``: no value effect; ``convert_layout``: identity.
-* **Named barriers** (minimal, issue 4): ``alloc_nbarrier`` checks the count against the target,
-  ``init_nbarrier`` makes a :class:`~xesim.exec.tdesc.NamedBarrier`, ``nbarrier_arrive`` does nothing, and
-  ``nbarrier_wait`` is a workgroup barrier (the scheduler's yield point) when every subgroup of the workgroup
-  participates; with fewer participants it does nothing.  Real VC programs use named barriers only to pace
-  prefetches and loads (spec §3.2), where sequential subgroups give the same values; full producer/consumer
-  semantics come with the scheduler issue.
+* **Named barriers**: ``alloc_nbarrier`` checks the count against the target, ``init_nbarrier`` makes a
+  :class:`~xesim.exec.tdesc.NamedBarrier`, ``nbarrier_arrive`` signals the current phase and ``nbarrier_wait``
+  blocks until that phase completed (the launcher's Scheduler, spec §4.1: producers = consumers =
+  participants); ``fence`` is a scheduling point without value effect.
 * **SLM matrices** (``create_mem_desc``/``mem_desc_subview``/``load_matrix``/``store_matrix``): element
   ``[i, j]`` of the view lives at the linear offset ``#xegpu.mem_layout<stride, block>`` gives it
   (:func:`xesim.exec.tdesc.blocked_strides`; row-major by default).
@@ -985,7 +983,12 @@ def _fence(op: Any, cx: Any):
     scope = enum_text(op, "fence_scope")
     if kind not in ("global", "slm") or scope not in ("workgroup", "gpu"):
         raise compile_error(op, f"unknown fence memory_kind {kind} / fence_scope {scope}")
-    return None
+    ks = cx.engine.kstate
+
+    def step(fr: list) -> None:
+        ks.yield_point(op)  # no value effect (sequentially consistent memory); a scheduling point
+
+    return step
 
 
 # ============================================================================ named barriers
@@ -1033,21 +1036,27 @@ def _init_nbarrier(op: Any, cx: Any):
 
 @impl("xegpu.nbarrier_arrive")
 def _nbarrier_arrive(op: Any, cx: Any):
-    """Signal: nothing to do while subgroups run one after another (see the module docstring)."""
-    cx.slot(_operand(op, "nbarrier"))
-    return None
-
-
-@impl("xegpu.nbarrier_wait")
-def _nbarrier_wait(op: Any, cx: Any):
-    """Wait: a workgroup barrier when all subgroups participate, otherwise nothing (issue-4 minimal model)."""
+    """Signal the named barrier (spec/pvc-hardware.md §4.1): counts towards the current phase."""
     ks = cx.engine.kstate
     s = cx.slot(_operand(op, "nbarrier"))
 
     def step(fr: list) -> None:
         nb: NamedBarrier = fr[s]
-        if ks.active and nb.participants >= ks.num_subgroups > 1:
-            ks.barrier(op)
+        ks.nbarrier_arrive(nb.barrier_id, nb.participants, op)
+
+    return step
+
+
+@impl("xegpu.nbarrier_wait")
+def _nbarrier_wait(op: Any, cx: Any):
+    """Wait until the phase this thread signalled in has been signalled by all participants (§4.1); a wait
+    without a preceding signal is an error; the scheduler yields here."""
+    ks = cx.engine.kstate
+    s = cx.slot(_operand(op, "nbarrier"))
+
+    def step(fr: list) -> None:
+        nb: NamedBarrier = fr[s]
+        ks.nbarrier_wait(nb.barrier_id, op)
 
     return step
 
