@@ -1,7 +1,7 @@
 """Benchmark: a bf16 GEMM (default 512^3) run through subgroup-level xegpu ops, against numpy's float32 matmul.
 
 The kernel is an SG-level GEMM as real programs write it: each subgroup (16 work-items, one per workgroup) owns
-a TM x TN tile of C, loads an A tile and a VNNI-packed B tile per K step of 16 with ``xegpu.load_nd`` and
+a TM x TN tile of C, loads an A tile and a VNNI-packed B tile per K step (``--kstep``, default 16) with ``xegpu.load_nd`` and
 accumulates with ``xegpu.dpas`` on bf16 -> f32 (the DPAS model decomposes a larger tile into 8x16x16 hardware
 instructions, in increasing K order), then stores C with ``xegpu.store_nd``.  ``--tile 8x16`` is one DPAS
 instruction per K step (65536 loop iterations at 512^3); larger tiles issue the same hardware instructions
@@ -34,19 +34,19 @@ module attributes {{gpu.container_module}} {{
       %ctm = arith.constant {TM} : index
       %ctn = arith.constant {TN} : index
       %ck = arith.constant {K} : index
-      %c16 = arith.constant 16 : index
+      %cks = arith.constant {KS} : index
       %bx = gpu.block_id x
       %by = gpu.block_id y
       %m = arith.muli %bx, %ctm : index
       %n = arith.muli %by, %ctn : index
-      %a_td = xegpu.create_nd_tdesc %a : memref<{M}x{K}xbf16> -> !xegpu.tensor_desc<{TM}x16xbf16>
-      %b_td = xegpu.create_nd_tdesc %b : memref<{K}x{N}xbf16> -> !xegpu.tensor_desc<16x{TN}xbf16>
+      %a_td = xegpu.create_nd_tdesc %a : memref<{M}x{K}xbf16> -> !xegpu.tensor_desc<{TM}x{KS}xbf16>
+      %b_td = xegpu.create_nd_tdesc %b : memref<{K}x{N}xbf16> -> !xegpu.tensor_desc<{KS}x{TN}xbf16>
       %c_td = xegpu.create_nd_tdesc %c : memref<{M}x{N}xf32> -> !xegpu.tensor_desc<{TM}x{TN}xf32>
       %zero = arith.constant dense<0.0> : vector<{TM}x{TN}xf32>
-      %acc = scf.for %k = %c0 to %ck step %c16 iter_args(%sum = %zero) -> (vector<{TM}x{TN}xf32>) {{
-        %av = xegpu.load_nd %a_td[%m, %k] : !xegpu.tensor_desc<{TM}x16xbf16> -> vector<{TM}x16xbf16>
-        %bv = xegpu.load_nd %b_td[%k, %n] <{{packed}}> : !xegpu.tensor_desc<16x{TN}xbf16> -> vector<8x{TN}x2xbf16>
-        %d = xegpu.dpas %av, %bv, %sum : vector<{TM}x16xbf16>, vector<8x{TN}x2xbf16>, {CT} -> {CT}
+      %acc = scf.for %k = %c0 to %ck step %cks iter_args(%sum = %zero) -> (vector<{TM}x{TN}xf32>) {{
+        %av = xegpu.load_nd %a_td[%m, %k] : !xegpu.tensor_desc<{TM}x{KS}xbf16> -> vector<{TM}x{KS}xbf16>
+        %bv = xegpu.load_nd %b_td[%k, %n] <{{packed}}> : !xegpu.tensor_desc<{KS}x{TN}xbf16> -> vector<{KH}x{TN}x2xbf16>
+        %d = xegpu.dpas %av, %bv, %sum : vector<{TM}x{KS}xbf16>, vector<{KH}x{TN}x2xbf16>, {CT} -> {CT}
         scf.yield %d : vector<{TM}x{TN}xf32>
       }}
       xegpu.store_nd %acc, %c_td[%m, %n] : vector<{TM}x{TN}xf32>, !xegpu.tensor_desc<{TM}x{TN}xf32>
@@ -61,6 +61,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--size", type=int, default=512, help="M = N = K (default 512)")
     ap.add_argument("--tile", default="8x16", help="subgroup tile TMxTN of C (default 8x16: one DPAS per K step)")
+    ap.add_argument("--kstep", type=int, default=16, help="K step per loop iteration (multiple of 16, default 16)")
     ap.add_argument("--profile", action="store_true", help="print the top functions by cumulative time")
     args = ap.parse_args()
     import xesim
@@ -71,14 +72,17 @@ def main() -> None:
     a = rng.integers(-3, 4, (size, size)).astype(ml_dtypes.bfloat16)
     b = rng.integers(-3, 4, (size, size)).astype(ml_dtypes.bfloat16)
     c = np.zeros((size, size), np.float32)
-    prog = xesim.load(KERNEL.format(M=size, N=size, K=size, TM=tm, TN=tn, CT=f"vector<{tm}x{tn}xf32>"))
+    ks = args.kstep
+    fmt = dict(TM=tm, TN=tn, KS=ks, KH=ks // 2, CT=f"vector<{tm}x{tn}xf32>")
+    prog = xesim.load(KERNEL.format(M=size, N=size, K=size, **fmt))
     grid = (size // tm, size // tn, 1)
 
     # warm-up: JIT-compile the numba DPAS kernels (and fill the block-check memo) outside the timed run
     wn = max(tn, 32)  # a surface at least 64 bytes wide
-    wp = xesim.load(KERNEL.format(M=tm, N=wn, K=32, TM=tm, TN=tn, CT=f"vector<{tm}x{tn}xf32>"))
+    wk = max(32, ks)
+    wp = xesim.load(KERNEL.format(M=tm, N=wn, K=wk, **fmt))
     xesim.launch(wp, "kernels::gemm", grid=(1, 1, 1), block=(16, 1, 1),
-                 args=[a[:tm, :32].copy(), b[:32, :wn].copy(), np.zeros((tm, wn), np.float32)])
+                 args=[a[:tm, :wk].copy(), b[:wk, :wn].copy(), np.zeros((tm, wn), np.float32)])
 
     prof = cProfile.Profile() if args.profile else None
     t0 = time.perf_counter()
@@ -98,8 +102,8 @@ def main() -> None:
     ref = a.astype(np.float64) @ b.astype(np.float64)
     ok = np.array_equal(out.arrays[2].astype(np.float64), ref)
     flops = 2.0 * size ** 3
-    iters = grid[0] * grid[1] * (size // 16)
-    print(f"bf16 GEMM {size}^3 at subgroup level, tile {tm}x{tn}, {grid[0] * grid[1]} subgroups, "
+    iters = grid[0] * grid[1] * (size // ks)
+    print(f"bf16 GEMM {size}^3 at subgroup level, tile {tm}x{tn}, K step {ks}, {grid[0] * grid[1]} subgroups, "
           f"{iters} K-loop iterations (2 load_nd + 1 dpas each)")
     print(f"  xesim:      {sim:8.3f} s  {flops / sim / 1e9:10.3f} GFLOP/s   ({sim / iters * 1e6:.1f} us per iteration)"
           f"  result {'exact' if ok else 'WRONG'}")
