@@ -213,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args) or 0)
     except DiagnosticError as exc:
         print(exc.render(), file=sys.stderr)
+        if args.debug and exc.__cause__ is not None:
+            import traceback
+
+            traceback.print_exception(exc.__cause__)
         return 1
     except FileNotFoundError as exc:
         print(f"xesim: error: no such file: {exc.args[0]}", file=sys.stderr)

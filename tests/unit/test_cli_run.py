@@ -199,3 +199,26 @@ def test_explain_assumptions_lists_used_dpas_parameters() -> None:
     assert status == 0
     assert "dpas.numerics.group = 'stage'" in err
     assert "evidence:" in err
+
+
+def test_an_internal_error_is_still_located(tmp_path: Path, monkeypatch) -> None:
+    """A bug inside an op implementation is reported at the op that was executing, never as a bare traceback."""
+    import xesim.exec.ops  # noqa: F401  (register the real implementations before replacing one)
+    from xesim.exec.registry import IMPLS
+
+    def broken(op, cx):
+        def step(fr):
+            raise TypeError("simulated bug")
+
+        return step
+
+    monkeypatch.setitem(IMPLS, "arith.muli", broken)
+    f = tmp_path / "bug.mlir"
+    f.write_text("func.func @main() {\n  %a = arith.constant 3 : i32\n  %b = arith.muli %a, %a : i32\n  return\n}\n")
+    status, _, err = run_xesim(["run", str(f)])
+    assert status == 1, err
+    first = err.splitlines()[0]
+    assert first.startswith(f"{f}:3:3: error: 'arith.muli' op internal error while executing this op (TypeError: simulated bug)")
+    assert "Traceback" not in err
+    status, _, err = run_xesim(["--debug", "run", str(f)])
+    assert "Traceback" in err and "simulated bug" in err

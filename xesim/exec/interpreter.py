@@ -96,6 +96,12 @@ def run_region(cr: CompiledRegion, fr: list, args: tuple | list = ()) -> tuple:
             raise ExecFault(str(exc), b.ops[i] if i < len(b.ops) else None) from exc
         except (ZeroDivisionError, OverflowError, FloatingPointError) as exc:
             raise ExecFault(str(exc), b.ops[i] if i < len(b.ops) else None) from exc
+        except DiagnosticError:
+            raise
+        except Exception as exc:  # a bug in xesim: still report it at the op that was executing
+            raise ExecFault(f"internal error while executing this op ({type(exc).__name__}: {exc}); "
+                            "please report it (--debug shows the traceback)",
+                            b.ops[i] if i < len(b.ops) else None) from exc
         if nxt is None:
             return vals
         b = cr.blocks[nxt]

@@ -228,8 +228,8 @@ def _private_buffer(engine: Any, t: Any) -> MemRefValue:
     return MemRefValue(engine.memory, alloc, alloc.base, 0, t.shape, identity_strides(t.shape), t.element_type)
 
 
-class _Abort(Exception):
-    pass
+class _Abort(BaseException):
+    """Unwinds a coroutine whose workgroup is being torn down (not an error of the program)."""
 
 
 class _NamedBarrier:
