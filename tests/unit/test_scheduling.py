@@ -123,3 +123,33 @@ def test_participant_counts_that_disagree_are_reported(tmp_path: Path) -> None:
     status, _, err = run_xesim(["run", str(f)])
     assert status == 1
     assert "named barrier 0: subgroup 1 signals with 3 participants, others with 2" in err.splitlines()[0], err
+
+
+def test_barriers_reached_at_different_sites_are_reported(tmp_path: Path) -> None:
+    body = """      scf.if %is_producer {
+        gpu.barrier
+      } else {
+        gpu.barrier
+      }
+      %t = xegpu.create_nd_tdesc %out : memref<16xi32> -> !xegpu.tensor_desc<16xi32>
+      xegpu.prefetch_nd %t[0] : !xegpu.tensor_desc<16xi32>"""
+    f = tmp_path / "sites.mlir"
+    f.write_text(_pipeline(body))
+    status, _, err = run_xesim(["run", str(f)])
+    assert status == 1
+    first = err.splitlines()[0]
+    assert "'gpu.barrier' op deadlock: instances wait at different barriers" in first, err
+    assert f"subgroup 0: waiting at gpu.barrier ({f}:14:9)" in first and f"subgroup 1: waiting at gpu.barrier ({f}:16:9)" in first
+
+
+def test_slm_overflow_is_a_located_error(tmp_path: Path) -> None:
+    body = """      %big = memref.alloc() : memref<40000xf32, 3>
+      %t = xegpu.create_nd_tdesc %out : memref<16xi32> -> !xegpu.tensor_desc<16xi32>
+      xegpu.prefetch_nd %t[0] : !xegpu.tensor_desc<16xi32>"""
+    f = tmp_path / "slm.mlir"
+    f.write_text(_pipeline(body))
+    status, _, err = run_xesim(["run", str(f)])
+    assert status == 1
+    first = err.splitlines()[0]
+    assert first.startswith(f"{f}:13:7: error: 'memref.alloc' op"), err
+    assert "exceeds the 131072-byte capacity" in first, err
