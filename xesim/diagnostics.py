@@ -45,12 +45,25 @@ class SourceFile:
         return len(self._line_starts)
 
 
-@dataclass(frozen=True)
 class Location:
-    """A position in a source file (a character offset), or an unknown location."""
+    """A position in a source file (a character offset), or an unknown location.  Immutable by convention; a
+    plain slotted class because the parser creates one per operand (a frozen dataclass is several times slower
+    to construct)."""
 
-    source: SourceFile | None
-    offset: int = 0
+    __slots__ = ("source", "offset")
+
+    def __init__(self, source: SourceFile | None, offset: int = 0) -> None:
+        self.source = source
+        self.offset = offset
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Location) and self.source is other.source and self.offset == other.offset
+
+    def __hash__(self) -> int:
+        return hash((id(self.source), self.offset))
+
+    def __repr__(self) -> str:
+        return f"Location({self})"
 
     @staticmethod
     def unknown() -> Location:

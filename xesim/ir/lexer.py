@@ -9,6 +9,7 @@ parser can re-lex from any offset (needed for dimension lists such as ``8x16xf32
 from __future__ import annotations
 
 import bisect
+import operator
 import re
 from dataclasses import dataclass
 
@@ -35,6 +36,7 @@ _TOKEN_RE = re.compile(
     )""",
     re.VERBOSE,
 )
+_LASTGROUP = operator.attrgetter("lastgroup")
 _WS_RE = re.compile(r"(?:[ \t\r\n]++|//[^\n]*+)*+")
 
 
@@ -69,9 +71,11 @@ class Lexer:
         text = self.text = source.text
         self.pos = 0
         ms = list(_TOKEN_RE.finditer(text))
-        toks = [Token(m.lastgroup, m.group(m.lastgroup), m.start(m.lastgroup), m.end()) for m in ms]  # type: ignore[arg-type]
+        kinds = list(map(_LASTGROUP, ms))
+        toks = list(map(Token, kinds, map(re.Match.group, ms, kinds), map(re.Match.start, ms, kinds),
+                        map(re.Match.end, ms)))
         error_at = -1
-        covered = sum(m.end() - m.start() for m in ms)
+        covered = sum(map(len, map(re.Match.group, ms)))  # C-level iteration: no gap means full coverage
         last_end = ms[-1].end() if ms else 0
         if covered != last_end or ms and ms[0].start() != 0:
             expected = 0

@@ -313,7 +313,7 @@ class Parser:
         else:
             raise self.fail("expected operation name in quotes" + self._found(t))
         self._skip_trailing_loc()
-        total = sum(c for _, c, _ in results)
+        total = 0 if not results else results[0][1] if len(results) == 1 else sum(r[1] for r in results)
         if results and total != len(op.results):
             raise error(
                 loc,
