@@ -399,8 +399,10 @@ def _load_nd(op: Any, cx: Any):
         mode, v, unit, mcols, mdt = "transpose", 1, isz, cols, dt
         plan = _BlockPlan(op, engine, isz, rows, a * cols, "load", a, transpose=True)
     elif packed:
-        if bits not in (8, 16):
-            raise compile_error(op, f"packed (VNNI) loads need 8- or 16-bit elements, not {bits}-bit")
+        vnni_bytes = engine.target.block2d.load_vnni.element_bytes
+        if isz not in vnni_bytes:
+            raise compile_error(op, f"packed (VNNI) loads need {' or '.join(f'{8 * b}-bit' for b in vnni_bytes)} "
+                                    f"elements, not {bits}-bit ({engine.target.source_of('block2d.load_vnni.element_bytes')})")
         v = 32 // bits
         mode, unit, mcols, mdt = "vnni", isz, cols, dt
         plan = _BlockPlan(op, engine, isz, rows, a * cols, "load", a, vnni=True)
