@@ -131,6 +131,12 @@ class Compiler:
     def slots(self, values: list) -> list[int]:
         return [self.slot(v) for v in values]
 
+    def temp_slot(self) -> int:
+        """A frame slot not tied to an SSA value (scratch space of one op)."""
+        s = self.nslots
+        self.nslots += 1
+        return s
+
     # ------------------------------------------------------------------ regions
     def compile_region(self, region: Region) -> CompiledRegion:
         cr = CompiledRegion(region)
@@ -143,10 +149,7 @@ class Compiler:
         for b, cb in zip(region.blocks, cr.blocks):
             for op in b.ops:
                 is_term = op.opdef is not None and op.opdef.is_terminator
-                fn = IMPLS.get(op.name)
-                if fn is None:
-                    raise DiagnosticError(Diagnostic("error", op.loc, f"'{op.name}' op has no execution semantics in xesim yet"))
-                compiled = fn(op, self)
+                compiled = self.compile_op(op, is_term)
                 if is_term:
                     cb.term = compiled
                     cb.ops.append(op)
@@ -157,6 +160,14 @@ class Compiler:
                 cb.term = _leave_empty  # blocks of no-terminator regions (module bodies) or implicit yields
         return cr
 
+    def compile_op(self, op: Operation, is_term: bool) -> Any:
+        """The step (or terminator) of one op from its ``@impl`` compile function (overridden by the lane-level
+        compiler, :class:`xesim.exec.lanes.LaneCompiler`)."""
+        fn = IMPLS.get(op.name)
+        if fn is None:
+            raise DiagnosticError(Diagnostic("error", op.loc, f"'{op.name}' op has no execution semantics in xesim yet"))
+        return fn(op, self)
+
     def successor_index(self, block: Block) -> int:
         return self.block_index[id(block)]
 
@@ -164,9 +175,14 @@ class Compiler:
 class FunctionCode:
     """A compiled function: call it with argument values, get its results."""
 
-    def __init__(self, engine: Engine, func_op: Operation) -> None:
+    def __init__(self, engine: Engine, func_op: Operation, lane: bool = False) -> None:
         self.func_op = func_op
-        cx = Compiler(engine, func_op)
+        if lane:
+            from xesim.exec.lanes import LaneCompiler
+
+            cx: Compiler = LaneCompiler(engine, func_op)
+        else:
+            cx = Compiler(engine, func_op)
         self.body = cx.compile_region(func_op.regions[0])
         self.nslots = cx.nslots
 
@@ -193,7 +209,9 @@ class KernelState:
         self.block_id = (0, 0, 0)
         self.thread_id = (0, 0, 0)
         self.subgroup_id = 0
-        self.lane_id = 0
+        self.lane_id: int | None = 0  # lane-level kernels: the lane an op executes for (None: all active lanes)
+        self.lane_mask: tuple[int, ...] = ()  # lane-level kernels: the active lanes (xesim/exec/lanes.py)
+        self.full_mask: tuple[int, ...] = ()  # lane-level kernels: the lanes the subgroup was launched with
         self.num_subgroups = 1
         self.subgroup_size = 16
         self.slm: AddressSpace | None = None
@@ -214,7 +232,10 @@ class KernelState:
         parts = [f"kernel {self.kernel_name}", f"workgroup ({', '.join(map(str, self.block_id))})",
                  f"subgroup {self.subgroup_id}"]
         if self.level == "lane":
-            parts.append(f"lane {self.lane_id}")
+            if self.lane_id is not None:
+                parts.append(f"lane {self.lane_id}")
+            elif self.lane_mask != self.full_mask:
+                parts.append(f"active lanes {list(self.lane_mask)}")
         return ", ".join(parts)
 
 
@@ -248,7 +269,7 @@ class Engine:
                                              f"XESIM_ENGINE must be fast, reference or both, not {self.engine_mode!r}"))
         self.memory = AddressSpace("global")
         self.kstate = KernelState()
-        self._code: dict[int, FunctionCode] = {}
+        self._code: dict[tuple[int, bool], FunctionCode] = {}
         self.rng = None
 
     def schedule_rng(self) -> Any:
@@ -271,10 +292,12 @@ class Engine:
         d = Diagnostic("warning", op.loc, f"'{op.name}' op {message}")
         print(d.render(), file=self.err)
 
-    def function_code(self, func_op: Operation) -> FunctionCode:
-        code = self._code.get(id(func_op))
+    def function_code(self, func_op: Operation, lane: bool = False) -> FunctionCode:
+        """The compiled function (``lane``: compiled for lane-level execution, :mod:`xesim.exec.lanes`)."""
+        key = (id(func_op), lane)
+        code = self._code.get(key)
         if code is None:
-            code = self._code[id(func_op)] = FunctionCode(self, func_op)
+            code = self._code[key] = FunctionCode(self, func_op, lane)
         return code
 
     def lookup(self, path: tuple[str, ...]) -> Operation | None:

@@ -134,11 +134,10 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     if len(args) != len(ft.inputs):
         raise ExecFault(f"kernel {name} takes {len(ft.inputs)} arguments, {len(args)} given")
     level, evidence = classify_kernel(kernel)
-    if evidence is not None:
-        what = "lane-level" if level == "lane" else "workgroup-level"
-        raise ExecFault(f"{what} XeGPU programs are not supported yet (kernel {name} is {what} because of this op)",
-                        evidence)
-    code = engine.function_code(kernel)
+    if level == "workgroup":
+        raise ExecFault(f"workgroup-level XeGPU programs are not supported yet (kernel {name} is workgroup-level "
+                        "because of this op)", evidence)
+    code = engine.function_code(kernel, lane=level == "lane")
     entry = kernel.regions[0].blocks[0]
     n_in = len(ft.inputs)
     n_wg_attr = kernel.attributes.get("workgroup_attributions")
@@ -160,9 +159,9 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     elif level == "subgroup":
         num_sg = (threads + sg - 1) // sg
         instances = [(s * sg, s, 0) for s in range(num_sg)]
-    else:
+    else:  # lane level: one execution per subgroup, lanes as an axis of the values (xesim/exec/lanes.py)
         num_sg = (threads + sg - 1) // sg
-        instances = [(lin, lin // sg, lin % sg) for lin in range(threads)]
+        instances = [(s * sg, s, min(sg, threads - s * sg)) for s in range(num_sg)]
     # Coroutines when the kernel synchronises (barriers, named barriers, fences as yield points) or when a
     # random schedule is asked for; otherwise instances simply run one after another.
     use_coroutines = _has_barrier(kernel) or (engine.schedule == "random" and len(instances) > 1)
@@ -204,10 +203,16 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
 
 
 def _activate(ks: Any, inst: tuple, bx: int, by: int) -> None:
-    lin, sgid, lane = inst
+    """Make ``inst`` = (linear id of its first work-item, subgroup id, lanes) the executing instance; ``lanes``
+    is the number of work-items of a lane-level subgroup (0 at the VC/SG levels)."""
+    lin, sgid, lanes = inst
     ks.thread_id = (lin % bx, (lin // bx) % by, lin // (bx * by))
     ks.subgroup_id = sgid
-    ks.lane_id = lane
+    if ks.level == "lane":
+        ks.lane_id = None
+        ks.full_mask = ks.lane_mask = tuple(range(lanes))
+    else:
+        ks.lane_id = 0
 
 
 def _slm_buffer(slm: AddressSpace, t: Any) -> MemRefValue:
@@ -271,8 +276,7 @@ class Scheduler:
 
     # ------------------------------------------------------------------ helpers (cv held)
     def _who(self, i: int) -> str:
-        lin, sgid, lane = self.instances[i]
-        return f"subgroup {sgid}" + (f" lane {lane}" if self.ks.level == "lane" else "")
+        return f"subgroup {self.instances[i][1]}"
 
     def _describe(self, i: int) -> str:
         if self.state[i] == "done":

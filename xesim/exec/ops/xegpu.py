@@ -361,21 +361,31 @@ def _load_2d_memory(engine: Any, op: Any, plan: _BlockPlan, d: NdDesc, x: int, y
 @impl("xegpu.load_nd")
 def _load_nd(op: Any, cx: Any):
     """Block load of the descriptor's tile (see the module docstring for the value conventions)."""
-    engine = cx.engine
     _level_guard(op)
-    td_v = _operand(op, "TensorDesc")
-    td: T.TensorDescType = td_v.type
+    td = _operand(op, "TensorDesc").type
     vt = op.results[0].type
     if _simt_value(op, td, vt):
         raise compile_error(op, LANE_LEVEL)
+    return compile_load_nd(op, cx, cx.slot(op.results[0]), tuple(vt.shape))
+
+
+def compile_load_nd(op: Any, cx: Any, res: int, out_shape: tuple[int, ...] | None) -> Any:
+    """The step of a ``load_nd`` writing its value to slot ``res``: the subgroup tile in the SG conventions with
+    shape ``out_shape``, or (``out_shape`` None, for lane-level fragments) the blocks in memory order:
+    ``[array_length, R, C]`` for 2-D descriptors (before any VNNI or transpose), ``[array_length·W]`` for 1-D."""
+    engine = cx.engine
+    td_v = _operand(op, "TensorDesc")
+    td: T.TensorDescType = td_v.type
+    vt = op.results[0].type
+    raw = out_shape is None
     dt, isz = _elem_info(op, td.element_type)
     a = td.array_length
     s_td = cx.slot(td_v)
-    res = cx.slot(op.results[0])
     get_off = _offsets_getter(cx, op, td.rank)
     check = td.boundary_check
-    out_shape = tuple(vt.shape)
     if td.rank == 1:
+        if raw:
+            out_shape = (td.shape[0] * a,)
         return _load_1d(op, cx, engine, s_td, res, get_off, dt, isz, td.shape[0], a, check, out_shape)
     rows, cols = td.shape
     trans = int_list_attr(op, "transpose")
@@ -409,13 +419,14 @@ def _load_nd(op: Any, cx: Any):
     else:
         mode, v, unit, mcols, mdt = "plain", 1, isz, cols, dt
         plan = _BlockPlan(op, engine, isz, rows, a * cols, "load", a)
-    if mode in ("vnni", "tvnni") and out_shape[-1] != v:
-        raise compile_error(op, f"expected a packed result with {v} elements in the last dimension")
     per_unit = unit // isz if unit > isz else 1
-    want = {"plain": rows * cols, "transpose": rows * cols, "tnarrow": rows * cols, "tvnni": rows * cols,
-            "vnni": -(-rows // v) * v * cols}[mode] * a
-    if int(np.prod(out_shape)) != want:
-        raise compile_error(op, f"result {vt} does not hold the {a} x {rows}x{cols} block(s) of the descriptor")
+    if not raw:
+        if mode in ("vnni", "tvnni") and out_shape[-1] != v:
+            raise compile_error(op, f"expected a packed result with {v} elements in the last dimension")
+        want = {"plain": rows * cols, "transpose": rows * cols, "tnarrow": rows * cols, "tvnni": rows * cols,
+                "vnni": -(-rows // v) * v * cols}[mode] * a
+        if int(np.prod(out_shape)) != want:
+            raise compile_error(op, f"result {vt} does not hold the {a} x {rows}x{cols} block(s) of the descriptor")
     width_units = a * mcols
 
     def step(fr: list) -> None:
@@ -438,6 +449,9 @@ def _load_nd(op: Any, cx: Any):
         if mdt != dt:
             mem = mem.view(dt)  # little-endian: the lower-addressed element is in the lower bits
         blocks = mem.reshape(rows, a, cols).transpose(1, 0, 2)  # [a, R, C]
+        if raw:
+            fr[res] = np.ascontiguousarray(blocks)
+            return
         if mode == "plain":
             out = blocks
         elif mode == "vnni":
@@ -495,15 +509,21 @@ def _load_1d(op: Any, cx: Any, engine: Any, s_td: int, res: int, get_off: Any, d
 def _store_nd(op: Any, cx: Any):
     """Block store: the value's in-surface elements are written, the rest dropped (spec §1.4); 2-D tiles are
     split into legal store messages (at most 8 rows, 64 bytes wide on PVC, §1.3)."""
-    engine = cx.engine
     _level_guard(op)
     val = _operand(op, "value")
+    if _simt_value(op, _operand(op, "TensorDesc").type, val.type):
+        raise compile_error(op, LANE_LEVEL)
+    return compile_store_nd(op, cx, cx.slot(val))
+
+
+def compile_store_nd(op: Any, cx: Any, s_val: int) -> Any:
+    """The step of a ``store_nd`` storing the subgroup tile held in slot ``s_val`` (any shape with the
+    descriptor's element count, in row-major memory order)."""
+    engine = cx.engine
     td_v = _operand(op, "TensorDesc")
     td: T.TensorDescType = td_v.type
-    if _simt_value(op, td, val.type):
-        raise compile_error(op, LANE_LEVEL)
     dt, isz = _elem_info(op, td.element_type)
-    s_val, s_td = cx.slot(val), cx.slot(td_v)
+    s_td = cx.slot(td_v)
     get_off = _offsets_getter(cx, op, td.rank)
     check = td.boundary_check
     if td.rank == 1:

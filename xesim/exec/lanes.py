@@ -1,0 +1,260 @@
+"""Lane-level (SIMT) execution: one kernel execution per subgroup, values with a lane axis, an active-lane mask.
+
+spec/programs-and-runner.md §3.2 "SIMT / lane level": every work-item executes the kernel, but block loads, DPAS
+and shuffles are subgroup-collective.  xesim runs such a kernel once per subgroup (ARCHITECTURE.md "Program
+levels"), like the hardware runs one thread per subgroup with one SIMD channel per work-item:
+
+* A value is either **uniform** (the ordinary run-time value of :mod:`xesim.exec.values`; every lane holds the
+  same value, e.g. constants, loop counters, descriptors built from uniform operands) or :class:`Varying` (one value
+  per lane: ``lanes[i]`` is lane ``i``'s value, ``None`` for lanes that never defined it).
+* The active lanes are ``kstate.lane_mask``; ``kstate.full_mask`` is the set the subgroup was launched with (a
+  partial last subgroup has fewer).  Divergent ``scf.if``, per-lane trip counts in ``scf.for``, ``scf.while`` with
+  lane-dependent conditions narrow the mask for their regions (:mod:`xesim.exec.ops.lane_scf`).
+* An op without a lane-level implementation keeps its ordinary ``@impl``: when none of its operands varies and it
+  has no per-work-item side effect, it runs once and its results are uniform; otherwise it runs once per active
+  lane with that lane's operand values (``kstate.lane_id`` names the lane in error messages) and its results
+  become :class:`Varying`.  Inactive lanes do nothing, so their memory ops, divisions and asserts have no effect.
+* Element-wise ops on vectors of all 16 lanes run once on the ``[lanes, ...]`` stack (same numpy code, one call).
+* Collective ops (``@lane_impl`` in :mod:`xesim.exec.ops.lane_gpu` / :mod:`xesim.exec.ops.lane_xegpu`) see the
+  whole subgroup: they require every launched lane to be active (the hardware needs the whole subgroup) and
+  gather / scatter fragments through the layout maps of :mod:`xesim.hw.layout`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from xesim.exec.interpreter import Compiler, ExecFault
+
+LANE_IMPLS: dict[str, Callable[[Any, Any], Any]] = {}
+
+# Ops whose effect is per work-item even with uniform operands (each active lane performs it once).
+PER_LANE_EFFECTS = frozenset({
+    "memref.atomic_rmw", "memref.generic_atomic_rmw", "gpu.printf", "vector.print", "memref.alloc",
+    "memref.alloca", "memref.realloc",
+})
+
+# Element-wise ops: on same-shaped vector operands their numpy implementations work unchanged on a leading lane
+# axis (the result's shape is checked before it is trusted).
+ELEMENTWISE_PREFIXES = ("arith.", "math.")
+NOT_ELEMENTWISE = frozenset({"arith.constant", "arith.bitcast"})
+
+
+def lane_impl(*names: str):
+    """Register the lane-level compile function of ops (same contract as ``@impl``)."""
+    def wrap(fn):
+        for name in names:
+            if name in LANE_IMPLS:
+                raise ValueError(f"duplicate lane implementation of {name}")
+            LANE_IMPLS[name] = fn
+        return fn
+
+    return wrap
+
+
+class Varying:
+    """A value that differs between the lanes of a subgroup: ``lanes[i]`` is lane ``i``'s value (``None`` where
+    lane ``i`` never defined it).  ``arr`` caches the ``[lanes, ...]`` numpy stack of vector values."""
+
+    __slots__ = ("lanes", "arr")
+
+    def __init__(self, lanes: list, arr: np.ndarray | None = None) -> None:
+        self.lanes = lanes
+        self.arr = arr
+
+    @classmethod
+    def from_stack(cls, arr: np.ndarray) -> Varying:
+        return cls(list(arr), arr)
+
+    def __bool__(self) -> bool:
+        raise ExecFault("a lane-dependent value is used where the subgroup needs a single value (xesim runs "
+                        "lane-level control flow with masks only for scf.if, scf.for and scf.while)")
+
+    def __repr__(self) -> str:
+        return f"Varying({self.lanes!r})"
+
+
+def lane_value(v: Any, i: int) -> Any:
+    """Lane ``i``'s value of ``v`` (uniform values are the same for every lane)."""
+    return v.lanes[i] if type(v) is Varying else v
+
+
+def uniform_value(v: Any, mask: tuple[int, ...], what: str) -> Any:
+    """``v`` as one value: a :class:`Varying` whose active lanes all agree counts as uniform; otherwise the
+    divergence ``what`` cannot be executed."""
+    if type(v) is not Varying:
+        return v
+    vals = [v.lanes[i] for i in mask]
+    first = vals[0] if vals else None
+    for x in vals[1:]:
+        if not _same(x, first):
+            raise ExecFault(f"{what} differs between the active lanes {list(mask)} "
+                            f"({', '.join(f'lane {i}: {_short(v.lanes[i])}' for i in mask[:4])}, ...)")
+    return first
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(np.asarray(a), np.asarray(b))
+    return a is b or a == b
+
+
+def _short(v: Any) -> str:
+    s = repr(v)
+    return s if len(s) < 40 else s[:37] + "..."
+
+
+def stacked(v: Any, lanes: int) -> np.ndarray:
+    """``[lanes, ...]`` array of a value's lane values (a uniform value is broadcast)."""
+    if type(v) is Varying:
+        if v.arr is not None and v.arr.shape[0] == lanes:
+            return v.arr
+        vals = v.lanes[:lanes]
+        if any(x is None for x in vals):
+            missing = [i for i, x in enumerate(vals) if x is None]
+            raise ExecFault(f"lanes {missing} have no value here (they were inactive when it was computed)")
+        arr = np.stack([np.asarray(x) for x in vals])
+        v.arr = arr
+        return arr
+    a = np.asarray(v)
+    return np.broadcast_to(a, (lanes, *a.shape))
+
+
+def merge(active: tuple[int, ...], new: Any, old: Any, lanes: int) -> Any:
+    """Lanes in ``active`` take ``new``, the others keep ``old`` (the result of a masked region)."""
+    if new is old:
+        return new
+    out = list(old.lanes) if type(old) is Varying else [old] * lanes
+    if type(new) is Varying:
+        for i in active:
+            out[i] = new.lanes[i]
+    else:
+        for i in active:
+            out[i] = new
+    return Varying(out)
+
+
+def require_whole_subgroup(ks: Any) -> None:
+    """Collective ops need every lane of the subgroup (spec §3.2 SIMT: subgroup-collective)."""
+    if ks.lane_mask != ks.full_mask or len(ks.full_mask) != ks.subgroup_size:
+        if len(ks.full_mask) != ks.subgroup_size:
+            raise ExecFault(f"is subgroup-collective but the subgroup has only {len(ks.full_mask)} of "
+                            f"{ks.subgroup_size} work-items (the hardware needs the whole subgroup)")
+        raise ExecFault(f"is subgroup-collective but executes under divergent control flow with only lanes "
+                        f"{list(ks.lane_mask)} of {ks.subgroup_size} active (the hardware needs the whole subgroup)")
+
+
+class LaneCompiler(Compiler):
+    """Compiles a kernel for lane-level execution: ``@lane_impl`` where an op has one, else its ``@impl`` wrapped
+    by :func:`per_lane`."""
+
+    def compile_op(self, op: Any, is_term: bool) -> Any:
+        fn = LANE_IMPLS.get(op.name)
+        if fn is not None:
+            return fn(op, self)
+        compiled = super().compile_op(op, is_term)
+        if compiled is None or is_term:
+            return compiled
+        return per_lane(op, self, compiled)
+
+
+def _elementwise(op: Any) -> bool:
+    from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+
+    if not op.name.startswith(ELEMENTWISE_PREFIXES) or op.name in NOT_ELEMENTWISE or op.regions:
+        return False
+    if not op.results or not op.operands:
+        return False
+    shape = None
+    for v in (*op.results, *op.operands):
+        if not isinstance(v.type, T.VectorType):
+            return False
+        if shape is None:
+            shape = tuple(v.type.shape)
+        elif tuple(v.type.shape) != shape:
+            return False
+    return True
+
+
+def _is_slm_alloc(op: Any) -> bool:
+    if op.name not in ("memref.alloc", "memref.alloca"):
+        return False
+    from xesim.exec.ops.memref import is_workgroup_space
+
+    return is_workgroup_space(getattr(op.results[0].type, "memory_space", None))
+
+
+def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None = None) -> Callable[[list], None]:
+    """The lane-level step of an op with an ordinary implementation (see the module docstring); ``always``: the
+    op's effect is per work-item even with uniform operands (default: :data:`PER_LANE_EFFECTS`)."""
+    ks = cx.engine.kstate
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+    out_slots = cx.slots(op.results)
+    if always is None:
+        always = op.name in PER_LANE_EFFECTS and not _is_slm_alloc(op)
+    has_regions = bool(op.regions)
+    vector_shape = tuple(op.results[0].type.shape) if _elementwise(op) else None
+
+    def run_per_lane(fr: list, varying: list[int]) -> None:
+        saved = [fr[s] for s in varying]
+        mask = ks.lane_mask
+        n = ks.subgroup_size
+        outs = [[None] * n for _ in out_slots]
+        try:
+            for i in mask:
+                for s, v in zip(varying, saved):
+                    fr[s] = v.lanes[i]
+                ks.lane_id = i
+                if has_regions:
+                    ks.lane_mask = (i,)
+                step(fr)
+                for k, s in enumerate(out_slots):
+                    outs[k][i] = fr[s]
+            ks.lane_id = None
+        finally:
+            ks.lane_mask = mask
+            for s, v in zip(varying, saved):
+                fr[s] = v
+        for k, s in enumerate(out_slots):
+            fr[s] = Varying(outs[k])
+
+    def run_stacked(fr: list, varying: list[int]) -> bool:
+        n = ks.subgroup_size
+        if ks.lane_mask != ks.full_mask or len(ks.full_mask) != n:
+            return False
+        saved = {s: fr[s] for s in in_slots}
+        try:
+            for s in in_slots:
+                fr[s] = stacked(saved[s], n)
+        except ExecFault:
+            for s, v in saved.items():
+                fr[s] = v
+            return False
+        try:
+            step(fr)
+        except ExecFault:
+            return False  # pure op: the per-lane path re-executes it and names the faulting lane
+        finally:
+            for s, v in saved.items():
+                fr[s] = v
+        outs = [fr[s] for s in out_slots]
+        if not all(isinstance(o, np.ndarray) and o.shape == (n, *vector_shape) for o in outs):
+            return False
+        for s, o in zip(out_slots, outs):
+            fr[s] = Varying.from_stack(o)
+        return True
+
+    def lstep(fr: list) -> None:
+        varying = [s for s in in_slots if type(fr[s]) is Varying]
+        if not varying:
+            if not always:
+                step(fr)
+                return
+        elif vector_shape is not None and run_stacked(fr, varying):
+            return
+        run_per_lane(fr, varying)
+
+    return lstep

@@ -1,0 +1,112 @@
+"""gpu dialect ops at lane level: per-lane ids, gpu.shuffle, gpu.barrier under a mask.
+
+spec/programs-and-runner.md §3.2: linear id = x + y·bx + z·bx·by, lane_id = linear mod 16, subgroup_id =
+linear / 16.  In a lane-level kernel (:mod:`xesim.exec.lanes`) ``gpu.lane_id`` is the lane axis itself and
+``gpu.thread_id`` / ``gpu.global_id`` are computed per lane (uniform when every lane of the subgroup has the same
+value, e.g. ``thread_id y`` when the x size is a multiple of 16).  Subgroup, block and grid ids are uniform.
+
+``gpu.shuffle`` (MLIR GPU dialect docs) is subgroup-collective: lane ``l`` reads ``value`` from lane ``l ^ offset``
+(xor), ``l - offset`` (up), ``l + offset`` (down) or ``offset`` (idx); ``valid`` is false when that lane is outside
+``[0, width)``, and the result is then the target's ``subgroup.shuffle_invalid_result`` (the docs leave it
+unspecified).  ``offset`` and ``width`` may differ per lane for idx; ``width`` must lie in [1, subgroup size].
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xesim.exec.interpreter import ExecFault
+from xesim.exec.lanes import Varying, lane_impl, lane_value, require_whole_subgroup
+from xesim.exec.ops.memref import enum_text
+
+
+def _dim(op: Any) -> int:
+    from xesim.exec.ops.gpu import _dim_index
+
+    return _dim_index(op) if "dimension" in op.attributes else 0
+
+
+def _lane_ids(read):
+    def compile_fn(op: Any, cx: Any):
+        ks = cx.engine.kstate
+        out = cx.slot(op.result)
+        d = _dim(op)
+
+        def step(fr: list) -> None:
+            bx, by, _ = ks.block
+            base = ks.subgroup_id * ks.subgroup_size
+            vals = []
+            for i in range(ks.subgroup_size):
+                lin = base + i
+                tid = (lin % bx, (lin // bx) % by, lin // (bx * by))
+                vals.append(read(ks, d, i, tid))
+            live = [vals[i] for i in ks.full_mask]
+            fr[out] = live[0] if live and all(v == live[0] for v in live) else Varying(vals)
+
+        return step
+
+    return compile_fn
+
+
+lane_impl("gpu.lane_id")(_lane_ids(lambda ks, d, i, tid: i))
+lane_impl("gpu.thread_id")(_lane_ids(lambda ks, d, i, tid: tid[d]))
+lane_impl("gpu.global_id")(_lane_ids(lambda ks, d, i, tid: ks.block_id[d] * ks.block[d] + tid[d]))
+
+
+@lane_impl("gpu.barrier")
+def _barrier(op: Any, cx: Any):
+    """A workgroup barrier: every work-item must reach it, so it cannot sit in divergent control flow."""
+    ks = cx.engine.kstate
+
+    def step(fr: list) -> None:
+        if ks.lane_mask != ks.full_mask:
+            raise ExecFault(f"is reached by only lanes {list(ks.lane_mask)} of subgroup {ks.subgroup_id} (a barrier "
+                            "inside divergent control flow: the other work-items never arrive)")
+        ks.barrier(op)
+
+    return step
+
+
+@lane_impl("gpu.shuffle")
+def _shuffle(op: Any, cx: Any):
+    ks = cx.engine.kstate
+    mode = (enum_text(op, "mode") or "").split()[-1:] or [""]
+    mode = mode[0]  # `#gpu<shuffle_mode xor>` or a bare keyword
+    if mode not in ("xor", "up", "down", "idx"):
+        from xesim.exec.ops.memref import compile_error
+
+        raise compile_error(op, f"unknown shuffle mode {mode}")
+    s_val, s_off, s_w = cx.slots(op.operands)
+    r_val, r_ok = cx.slots(op.results)
+    invalid = cx.engine.target.get("subgroup.shuffle_invalid_result")
+    zero = None
+    if invalid == "zero":
+        from xesim.exec.values import scalar
+
+        zero = scalar(0, op.operands[0].type)
+
+    def step(fr: list) -> None:
+        require_whole_subgroup(ks)
+        n = ks.subgroup_size
+        val, off, wid = fr[s_val], fr[s_off], fr[s_w]
+        out, ok = [None] * n, [None] * n
+        for lane in range(n):
+            o = int(lane_value(off, lane))
+            w = int(lane_value(wid, lane))
+            if not 1 <= w <= n:
+                ks.lane_id = lane
+                raise ExecFault(f"shuffle width {w} is outside [1, {n}]")
+            src = {"xor": lane ^ o, "up": lane - o, "down": lane + o, "idx": o}[mode]
+            good = 0 <= src < w
+            ok[lane] = 1 if good else 0
+            if good:
+                out[lane] = lane_value(val, src)
+            else:
+                out[lane] = lane_value(val, lane) if zero is None else zero
+        fr[r_val] = Varying(out)
+        fr[r_ok] = Varying(ok)
+
+    return step
+
+
+
