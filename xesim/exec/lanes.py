@@ -59,15 +59,22 @@ class Varying:
     """A value that differs between the lanes of a subgroup: ``lanes[i]`` is lane ``i``'s value (``None`` where
     lane ``i`` never defined it).  ``arr`` caches the ``[lanes, ...]`` numpy stack of vector values."""
 
-    __slots__ = ("lanes", "arr")
+    __slots__ = ("_lanes", "arr")
 
-    def __init__(self, lanes: list, arr: np.ndarray | None = None) -> None:
-        self.lanes = lanes
+    def __init__(self, lanes: list | None, arr: np.ndarray | None = None) -> None:
+        self._lanes = lanes
         self.arr = arr
 
     @classmethod
     def from_stack(cls, arr: np.ndarray) -> Varying:
-        return cls(list(arr), arr)
+        """A value whose lane ``i`` is ``arr[i]`` (the per-lane list is made on first use)."""
+        return cls(None, arr)
+
+    @property
+    def lanes(self) -> list:
+        if self._lanes is None:
+            self._lanes = list(self.arr)  # type: ignore[arg-type]
+        return self._lanes
 
     def __bool__(self) -> bool:
         raise ExecFault("a lane-dependent value is used where the subgroup needs a single value (xesim runs "

@@ -268,19 +268,38 @@ def _dpas(op: Any, cx: Any):
     res = cx.slot(op.results[0])
     rdt = dtype_of(rt.element_type)
 
+    to_a, to_b, to_c = (_fragments_to_matrix(layout, x) for x in ("a", "b", "c"))
+    d_idx = layout.index_map("d")
+
     def step(fr: list) -> None:
         require_whole_subgroup(ks)
-        a = layout.scatter("a", stacked(fr[s_a], n))
-        b = layout.scatter("b", stacked(fr[s_b], n))
-        c = layout.scatter("c", stacked(fr[s_c], n)) if s_c is not None else None
+        a = to_a(stacked(fr[s_a], n))
+        b = to_b(stacked(fr[s_b], n))
+        c = to_c(stacked(fr[s_c], n)) if s_c is not None else None
         try:
             d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target)
         except ValueError as exc:
             raise ExecFault(str(exc)) from None
-        d = np.asarray(d).astype(rdt, copy=False).reshape(m, n)
-        fr[res] = Varying.from_stack(np.ascontiguousarray(layout.gather("d", d)))
+        d = np.asarray(d).astype(rdt, copy=False).reshape(-1)
+        fr[res] = Varying.from_stack(d[d_idx])
 
     return step
+
+
+def _fragments_to_matrix(layout: DpasLayout, operand: str):
+    """``frags [lanes, fragment] -> matrix`` for one DPAS operand: a precomputed gather when every fragment slot
+    holds an element (:meth:`DpasLayout.scatter` otherwise, e.g. the tf32 A padding slots)."""
+    idx = layout.index_map(operand)
+    rows, cols = layout.operand_shape(operand)
+    if (idx < 0).any() or idx.size != rows * cols:
+        return lambda frags: layout.scatter(operand, frags)
+    inv = np.empty(rows * cols, np.int64)
+    inv[idx.reshape(-1)] = np.arange(idx.size)
+
+    def to_matrix(frags: np.ndarray) -> np.ndarray:
+        return frags.reshape(-1)[inv].reshape(rows, cols)
+
+    return to_matrix
 
 
 # ============================================================================ scattered access
