@@ -178,3 +178,86 @@ def test_fragment_length_mismatch_is_a_located_error() -> None:
     with pytest.raises(DiagnosticError) as exc:
         _block_case("f16", np.float16, 8, 16, frag=4)
     assert "each lane holds 8 elements of this tile" in str(exc.value)
+
+
+# ------------------------------------------------------------------------------------------------ scattered, atomics
+SCATTER_KERNEL = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @scat(%src: memref<64xf32>, %out: memref<64xf32>, %cnt: memref<4xi32>, %old: memref<16xi32>) kernel {
+      %lane = gpu.lane_id
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %c3 = arith.constant 3 : index
+      %c15 = arith.constant 15 : index
+      // lane l reads src[2 * (15 - l)], src[2 * (15 - l) + 1]; odd lanes are masked off (read 0)
+      %rev = arith.subi %c15, %lane : index
+      %off = arith.muli %rev, %c2 : index
+      %par = arith.remui %lane, %c2 : index
+      %even = arith.cmpi eq, %par, %c0 : index
+      %v = xegpu.load %src[%off], %even <{chunk_size = 2 : i64}> : memref<64xf32>, index, i1 -> vector<2xf32>
+      // every lane writes its pair at 2 * l
+      %true = arith.constant true
+      %o2 = arith.muli %lane, %c2 : index
+      xegpu.store %v, %out[%o2], %true <{chunk_size = 2 : i64}> : vector<2xf32>, memref<64xf32>, index, i1
+      // lane l adds l + 1 to cnt[l mod 4]
+      %offs = arith.constant dense<[0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]> : vector<16xindex>
+      %td = xegpu.create_tdesc %cnt, %offs : memref<4xi32>, vector<16xindex> -> !xegpu.tensor_desc<16xi32, #xegpu.scatter_tdesc_attr<>>
+      %l32 = arith.index_cast %lane : index to i32
+      %one = arith.constant 1 : i32
+      %lp1 = arith.addi %l32, %one : i32
+      %val = vector.broadcast %lp1 : i32 to vector<1xi32>
+      %r = xegpu.atomic_rmw addi %td, %true, %val : !xegpu.tensor_desc<16xi32, #xegpu.scatter_tdesc_attr<>>, i1, vector<1xi32> -> vector<1xi32>
+      %r0 = vector.extract %r[0] : i32 from vector<1xi32>
+      memref.store %r0, %old[%lane] : memref<16xi32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_lane_level_scattered_load_store_and_atomics() -> None:
+    text = SCATTER_KERNEL.replace("%rev = arith.subi", "%c0 = arith.constant 0 : index\n      %rev = arith.subi")
+    src = np.arange(64, dtype=np.float32) + 100
+    res = xesim.launch(xesim.load(text), "k::scat",
+                       args=[src, np.zeros(64, np.float32), np.zeros(4, np.int32), np.zeros(16, np.int32)])
+    out, cnt, old = res.arrays[1], res.arrays[2], res.arrays[3]
+    for lane in range(16):
+        want = src[2 * (15 - lane): 2 * (15 - lane) + 2] if lane % 2 == 0 else [0, 0]
+        assert list(out[2 * lane: 2 * lane + 2]) == list(want)
+    assert list(cnt) == [sum(lane + 1 for lane in range(16) if lane % 4 == j) for j in range(4)]
+    # lanes of one counter update it one after another in lane order: old = sum of the lower lanes' additions
+    for lane in range(16):
+        assert old[lane] == sum(q + 1 for q in range(lane % 4, lane, 4))
+
+
+LANE_LOCAL_KERNEL = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @local(%src: memref<16x16xf32>, %halves: memref<256xf16>, %sums: memref<16xf32>) kernel {
+      %td = xegpu.create_nd_tdesc %src : memref<16x16xf32> -> !xegpu.tensor_desc<16x8xf32>
+      %row = xegpu.load_nd %td[0, 0] <{transpose = array<i64: 1, 0>}> : !xegpu.tensor_desc<16x8xf32> -> vector<8xf32>
+      %h = vector.bitcast %row : vector<8xf32> to vector<16xf16>
+      %s = vector.reduction <add>, %row : vector<8xf32> into f32
+      %lane = gpu.lane_id
+      %c16 = arith.constant 16 : index
+      %off = arith.muli %lane, %c16 : index
+      %true = arith.constant true
+      xegpu.store %h, %halves[%off], %true <{chunk_size = 16 : i64}> : vector<16xf16>, memref<256xf16>, index, i1
+      memref.store %s, %sums[%lane] : memref<16xf32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_vector_ops_on_a_fragment_stay_inside_the_lane() -> None:
+    # spec §3.2: vector.bitcast vector<8xf32> to vector<16xf16> on a transposed-load fragment is lane-local
+    src = (np.arange(256, dtype=np.float32).reshape(16, 16) * 0.5 + 1)
+    res = xesim.launch(xesim.load(LANE_LOCAL_KERNEL), "k::local",
+                       args=[src, np.zeros(256, np.float16), np.zeros(16, np.float32)])
+    halves, sums = res.arrays[1].reshape(16, 16), res.arrays[2]
+    for lane in range(16):
+        row = src[lane, :8]
+        assert halves[lane].tobytes() == row.tobytes()
+        assert sums[lane] == np.float32(row.astype(np.float64).sum())  # exact: halves of small integers

@@ -480,3 +480,60 @@ def _prefetch(op: Any, cx: Any):
     if not isinstance(src.type, (T.TensorDescType, T.MemRefType, T.IntegerType, T.IndexType)):
         raise compile_error(op, f"unsupported prefetch source {src.type}")
     return None
+
+
+@lane_impl("xegpu.atomic_rmw")
+def _atomic_rmw(op: Any, cx: Any):
+    """SIMT atomic read-modify-write: lane ``i`` updates its ``chunk`` elements at its descriptor offset when its
+    mask bit is set and it is active; each lane gets the old values (spec/pvc-hardware.md §2.4, as the SG form)."""
+    from xesim.exec.ops.memref import enum_text
+
+    val = _operand(op, "value")
+    vt = val.type
+    td = _operand(op, "tensorDesc").type
+    chunk = td.chunk_size
+    simt = (not isinstance(vt, T.VectorType)) or (vt.rank == 1 and vt.num_elements == chunk
+                                                  and td.num_elements > chunk)
+    if not simt:
+        return per_lane(op, cx, IMPLS[op.name](op, cx))
+    engine = cx.engine
+    ks = engine.kstate
+    target = engine.target
+    get, isz, chunk = _lane_scatter_plan(op, cx, "tensorDesc", vt)
+    kind = enum_text(op, "kind")
+    et = td.element_type
+    dt = dtype_of(et)
+    get_mask = _lane_mask(op, cx)
+    s_val = cx.slot(val)
+    res = cx.slot(op.results[0])
+    rt = op.results[0].type
+
+    def step(fr: list) -> None:
+        from xesim.hw.atomics import atomic_lane_mask, atomic_options, atomic_rmw
+
+        lanes = ks.subgroup_size
+        space, base, offs, limit, origin = get(fr, lanes)
+        mask = atomic_lane_mask(target, get_mask(fr, lanes), lanes)
+        mask &= np.isin(np.arange(lanes), ks.lane_mask)  # inactive lanes never execute the instruction
+        _lane_check(space, base, offs, mask, chunk, isz, limit, origin)
+        slm = space is not engine.memory
+        eoffs = offs.reshape(lanes, 1) + np.arange(chunk, dtype=np.int64)[None, :]
+        emask = np.repeat(mask.reshape(lanes, 1), chunk, axis=1)
+        v = fr[s_val]
+        data = np.zeros((lanes, chunk), dt)
+        for i in ks.lane_mask:
+            data[i] = np.asarray(lane_value(v, i), dt).reshape(chunk)
+        try:
+            old = atomic_rmw(space, base, eoffs.reshape(-1), emask.reshape(-1), kind, data.reshape(-1), dt,
+                             address_bits=target.scatter.slm_address_bits if slm else 64, **atomic_options(target))
+        except MemoryFault as exc:
+            raise _lane_fault(exc) from None
+        except ValueError as exc:
+            raise ExecFault(str(exc)) from None
+        old = np.asarray(old, dt).reshape(lanes, chunk)
+        out: list = [None] * lanes
+        for i in ks.lane_mask:
+            out[i] = _lane_value_of(old[i].copy(), rt)
+        fr[res] = Varying(out)
+
+    return step
