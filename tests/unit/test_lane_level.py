@@ -290,3 +290,44 @@ LANE_LAYOUT_KERNEL = """module attributes {gpu.container_module} {
     }
   }
 }"""
+
+
+# ------------------------------------------------------------------------------------------------ masks and faults
+DIV_KERNEL = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @div(%out: memref<16xi32>, %dup: memref<4xi32>, %big: index) kernel {
+      %lane = gpu.lane_id
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %l32 = arith.index_cast %lane : index to i32
+      %z = arith.constant 0 : i32
+      %hundred = arith.constant 100 : i32
+      %nz = arith.cmpi ne, %l32, %z : i32
+      %q = scf.if %nz -> (i32) {
+        %d = arith.divsi %hundred, %l32 : i32
+        scf.yield %d : i32
+      } else {
+        %m = arith.constant -1 : i32
+        scf.yield %m : i32
+      }
+      %i = arith.addi %lane, %big : index
+      memref.store %q, %out[%i] : memref<16xi32>
+      %j = arith.remui %lane, %c4 : index
+      memref.store %l32, %dup[%j] : memref<4xi32>
+      gpu.return
+    }
+  }
+}"""
+
+
+def test_masked_off_lanes_do_not_fault_and_colliding_stores_keep_lane_order() -> None:
+    res = xesim.launch(xesim.load(DIV_KERNEL), "k::div", args=[np.zeros(16, np.int32), np.zeros(4, np.int32), 0])
+    assert list(res.arrays[0]) == [-1] + [100 // lane for lane in range(1, 16)]
+    assert list(res.arrays[1]) == [12, 13, 14, 15]  # lanes j, j+4, j+8, j+12 store in lane order
+
+
+def test_an_out_of_bounds_lane_is_named() -> None:
+    with pytest.raises(DiagnosticError) as exc:
+        xesim.launch(xesim.load(DIV_KERNEL), "k::div", args=[np.zeros(16, np.int32), np.zeros(4, np.int32), 1])
+    text = str(exc.value)
+    assert "'memref.store' op" in text and "lane 15" in text

@@ -73,7 +73,12 @@ class Varying:
     @property
     def lanes(self) -> list:
         if self._lanes is None:
-            self._lanes = list(self.arr)  # type: ignore[arg-type]
+            arr = self.arr
+            assert arr is not None
+            if arr.ndim == 1 and arr.dtype.kind in "iub":  # integer / i1 scalars are Python ints
+                self._lanes = arr.astype(np.int64).tolist() if arr.dtype.kind == "b" else arr.tolist()
+            else:
+                self._lanes = list(arr)
         return self._lanes
 
     def __bool__(self) -> bool:
@@ -186,6 +191,39 @@ def _elementwise(op: Any) -> bool:
     return True
 
 
+def _scalar_clone(op: Any, cx: Any, lanes: int) -> tuple[Callable[[list], None], list[int], list[int], list] | None:
+    """For a pure scalar arith/math op: its ordinary implementation compiled on ``vector<lanes x T>`` operands
+    (a clone of the op with every scalar type widened), so all lanes run in one numpy call.  Returns (step,
+    operand slots, result slots, operand dtypes) of the clone, or None when the op does not qualify."""
+    from xesim.exec.values import dtype_of
+    from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+    from xesim.ir.core import Operation, Value
+
+    if not op.name.startswith(ELEMENTWISE_PREFIXES) or op.name in NOT_ELEMENTWISE or op.regions:
+        return None
+    if op.opdef is None or "pure" not in op.opdef.traits or not op.results or not op.operands:
+        return None
+    scalar_types = (T.IntegerType, T.IndexType, T.FloatType)
+    if not all(isinstance(v.type, scalar_types) for v in (*op.operands, *op.results)):
+        return None
+    try:
+        dtypes = [dtype_of(v.type) for v in op.operands]
+        for v in op.results:
+            dtype_of(v.type)
+    except NotImplementedError:
+        return None
+    operands = [Value(T.VectorType((lanes,), v.type)) for v in op.operands]
+    clone = Operation(op.name, operands, [T.VectorType((lanes,), v.type) for v in op.results], op.attributes,
+                      loc=op.loc, opdef=op.opdef, operand_segments=op.operand_segments)
+    try:
+        step = super(LaneCompiler, cx).compile_op(clone, False)
+    except Exception:  # noqa: BLE001 - an impl that rejects vector operands: keep the per-lane path
+        return None
+    if step is None:
+        return None
+    return step, cx.slots(clone.operands), cx.slots(clone.results), dtypes
+
+
 def _is_slm_alloc(op: Any) -> bool:
     if op.name not in ("memref.alloc", "memref.alloca"):
         return False
@@ -204,6 +242,42 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
         always = op.name in PER_LANE_EFFECTS and not _is_slm_alloc(op)
     has_regions = bool(op.regions)
     vector_shape = tuple(op.results[0].type.shape) if _elementwise(op) else None
+    lanes_n = cx.engine.target.subgroup.size
+    clone = _scalar_clone(op, cx, lanes_n) if isinstance(cx, LaneCompiler) else None
+    op_slots = cx.slots(op.operands)
+
+    def run_clone(fr: list) -> bool:
+        """All lanes at once through the vector clone (inactive lanes compute on placeholder values, which
+        nobody reads); False when an operand cannot be stacked or the clone faults (the per-lane path then
+        runs and reports the lane)."""
+        cstep, c_in, c_out, dtypes = clone  # type: ignore[misc]
+        mask = ks.lane_mask
+        n = ks.subgroup_size
+        if n != lanes_n:
+            return False
+        full = len(mask) == n
+        for src, dst, dt in zip(op_slots, c_in, dtypes):
+            v = fr[src]
+            if type(v) is Varying:
+                if v.arr is not None and v.arr.ndim == 1 and v.arr.dtype == dt:
+                    fr[dst] = v.arr
+                    continue
+                vals = v.lanes
+                if not full:
+                    vals = [vals[i] if i in mask else 0 for i in range(n)]
+                try:
+                    fr[dst] = np.array(vals, dt)
+                except (TypeError, ValueError, OverflowError):
+                    return False
+            else:
+                fr[dst] = np.full(n, v, dt)
+        try:
+            cstep(fr)
+        except ExecFault:
+            return False
+        for src, dst in zip(out_slots, c_out):
+            fr[src] = Varying(None, fr[dst])
+        return True
 
     def run_per_lane(fr: list, varying: list[int]) -> None:
         saved = [fr[s] for s in varying]
@@ -261,6 +335,8 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
                 step(fr)
                 return
         elif vector_shape is not None and run_stacked(fr, varying):
+            return
+        elif clone is not None and run_clone(fr):
             return
         run_per_lane(fr, varying)
 

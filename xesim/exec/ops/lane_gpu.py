@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.lanes import Varying, lane_impl, lane_value, require_whole_subgroup
 from xesim.exec.ops.memref import enum_text
@@ -34,23 +36,20 @@ def _lane_ids(read):
 
         def step(fr: list) -> None:
             bx, by, _ = ks.block
-            base = ks.subgroup_id * ks.subgroup_size
-            vals = []
-            for i in range(ks.subgroup_size):
-                lin = base + i
-                tid = (lin % bx, (lin // bx) % by, lin // (bx * by))
-                vals.append(read(ks, d, i, tid))
-            live = [vals[i] for i in ks.full_mask]
-            fr[out] = live[0] if live and all(v == live[0] for v in live) else Varying(vals)
+            lin = ks.subgroup_id * ks.subgroup_size + np.arange(ks.subgroup_size, dtype=np.int64)
+            tid = (lin % bx, (lin // bx) % by, lin // (bx * by))
+            vals = np.asarray(read(ks, d, lin - lin[0], tid), np.int64)
+            live = vals[: len(ks.full_mask)]
+            fr[out] = int(live[0]) if live.size and (live == live[0]).all() else Varying(None, vals)
 
         return step
 
     return compile_fn
 
 
-lane_impl("gpu.lane_id")(_lane_ids(lambda ks, d, i, tid: i))
-lane_impl("gpu.thread_id")(_lane_ids(lambda ks, d, i, tid: tid[d]))
-lane_impl("gpu.global_id")(_lane_ids(lambda ks, d, i, tid: ks.block_id[d] * ks.block[d] + tid[d]))
+lane_impl("gpu.lane_id")(_lane_ids(lambda ks, d, lanes, tid: lanes))
+lane_impl("gpu.thread_id")(_lane_ids(lambda ks, d, lanes, tid: tid[d]))
+lane_impl("gpu.global_id")(_lane_ids(lambda ks, d, lanes, tid: ks.block_id[d] * ks.block[d] + tid[d]))
 
 
 @lane_impl("gpu.barrier")
