@@ -241,6 +241,40 @@ def test_direct_in_bounds_loads_equal_the_message_model(monkeypatch: pytest.Monk
         np.testing.assert_array_equal(a, b)
 
 
+STORE_SRC = """
+func.func @main(%m: memref<48x64xf16>, %v: memref<24x40xf16>, %y: index, %x: index) {
+  %c0 = arith.constant 0 : index
+  %t = xegpu.create_nd_tdesc %m : memref<48x64xf16> -> !xegpu.tensor_desc<24x40xf16>
+  %pad = arith.constant 0.0 : f16
+  %val = vector.transfer_read %v[%c0, %c0], %pad : memref<24x40xf16>, vector<24x40xf16>
+  xegpu.store_nd %val, %t[%y, %x] : vector<24x40xf16>, !xegpu.tensor_desc<24x40xf16>
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("y,x", [(0, 0), (8, 16), (24, 24), (-3, -6), (40, 50)])
+def test_store_nd_equals_the_message_model_and_the_definition(monkeypatch: pytest.MonkeyPatch, y: int,
+                                                              x: int) -> None:
+    """A 24x40 f16 tile needs several store messages (at most 8 rows, 64 bytes wide); in-bounds tiles are written
+    straight to memory, the others message by message: both must leave memory as the definition says (in-surface
+    elements written, the rest dropped, spec/pvc-hardware.md §1.4)."""
+    from xesim.exec.ops import xegpu as X
+
+    base = f16_surface(48, 64, seed=3)
+    tile = f16_surface(24, 40, seed=4)
+    want = base.copy()
+    for i in range(24):
+        for j in range(40):
+            if 0 <= y + i < 48 and 0 <= x + j < 64:
+                want[y + i, x + j] = tile[i, j]
+    fast = run(STORE_SRC, base.copy(), tile, y, x).arrays[0]
+    monkeypatch.setattr(X, "REFERENCE_LOADS", True)
+    ref = run(STORE_SRC, base.copy(), tile, y, x).arrays[0]
+    np.testing.assert_array_equal(fast, want)
+    np.testing.assert_array_equal(ref, want)
+
+
 def test_load_nd_tile_is_split_into_several_messages() -> None:
     from xesim.hw.block2d import split_tile
     from xesim.hw.params import load_target
