@@ -51,12 +51,15 @@ class Program:
 
         return print_module(self.module)
 
-    def run(self, entry: str = "main", args: list | tuple = (), seed: int = 0, target: str = "pvc") -> RunResult:
-        """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults."""
+    def run(self, entry: str = "main", args: list | tuple = (), seed: int = 0, target: str = "pvc",
+            check_races: bool = False) -> RunResult:
+        """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults (a data
+        race between subgroups too when ``check_races``, xesim/exec/races.py)."""
         from xesim.exec.interpreter import Engine
 
         buf = io.StringIO()
         engine = Engine(self.module, out=buf, seed=seed, target=target)
+        engine.check_races = check_races
         values = engine.run(entry, list(args))
         return RunResult(buf.getvalue(), tuple(values))
 
@@ -81,8 +84,9 @@ def load(path_or_text: str | Path, verify: bool = True) -> Program:
 
 
 def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple = (16, 1, 1),
-           args: list | tuple = (), seed: int = 0, target: str = "pvc") -> LaunchResult:
-    """Launch ``kernel`` (``"module::func"``) with numpy arrays (copied in and out) and scalars."""
+           args: list | tuple = (), seed: int = 0, target: str = "pvc", check_races: bool = False) -> LaunchResult:
+    """Launch ``kernel`` (``"module::func"``) with numpy arrays (copied in and out) and scalars; ``check_races``
+    reports unsynchronised conflicting accesses of its subgroups (xesim/exec/races.py)."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
     from xesim.exec.interpreter import Engine, ExecFault
     from xesim.exec.launcher import launch_kernel
@@ -99,6 +103,7 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
                                          f"kernel {kernel} takes {len(ftype.inputs)} arguments, {len(args)} given"))
     buf = io.StringIO()
     engine = Engine(program.module, out=buf, seed=seed, target=target)
+    engine.check_races = check_races
     values: list[Any] = []
     buffers: list[tuple[MemRefValue, np.ndarray]] = []
     for a, t in zip(args, ftype.inputs):

@@ -106,6 +106,7 @@ def _run_module(module, args: argparse.Namespace, out) -> None:
         raise SystemExit(1) from None
     engine.dpas_model_name = args.dpas_model
     engine.schedule = args.schedule
+    engine.check_races = args.check_races
     try:
         engine.run(args.entry)
     finally:
@@ -198,6 +199,9 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument("--schedule", choices=("round-robin", "random"), default="round-robin",
                        help="interleaving of the subgroups of a workgroup at barriers and fences "
                             "(random: seeded by --seed, to expose order-dependent programs)")
+        r.add_argument("--check-races", action="store_true",
+                       help="report conflicting accesses to the same SLM/global bytes by subgroups of a workgroup "
+                            "that no barrier orders (an error: exit status 1)")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
         if name == "check":

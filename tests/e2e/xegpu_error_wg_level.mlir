@@ -1,8 +1,9 @@
-// A workgroup-level XeGPU kernel (tensor descriptors with #xegpu.layout<sg_layout, sg_data>): the whole 32x32
-// workgroup tile is split over 2x2 subgroups.  Workgroup-level execution comes with a later issue; until then
-// the launch fails with a located error at the first op that carries a workgroup layout.
+// A workgroup-level kernel launched with fewer subgroups than its layout needs: sg_layout [2, 2] distributes the
+// 32x32 tile over 4 subgroups, but the launch has 32 work-items = 2 subgroups, so part of the tile would have no
+// owner (spec/programs-and-runner.md §3.2 WG: launches use 16 x prod(sg_layout) threads or more).  The launch
+// stops with a located error at the first op carrying the layout.
 // RUN: not xesim run %s | filecheck %s
-// CHECK: xegpu_error_wg_level.mlir:11:7: error: 'xegpu.create_nd_tdesc' op workgroup-level XeGPU programs are not supported yet
+// CHECK: xegpu_error_wg_level.mlir:12:7: error: 'xegpu.create_nd_tdesc' op the workgroup layout needs 4 subgroups (sg_layout [2, 2]) but the launch has 2 subgroups
 
 #wg = #xegpu.layout<sg_layout = [2, 2], sg_data = [16, 16]>
 module attributes {gpu.container_module} {
@@ -17,10 +18,10 @@ module attributes {gpu.container_module} {
   }
   func.func @main() {
     %c1 = arith.constant 1 : index
-    %c64 = arith.constant 64 : index
+    %c32 = arith.constant 32 : index
     %a = gpu.alloc () : memref<32x32xf32>
     %o = gpu.alloc () : memref<32x32xf32>
-    gpu.launch_func @kernels::@wg blocks in (%c1, %c1, %c1) threads in (%c64, %c1, %c1) args(%a : memref<32x32xf32>, %o : memref<32x32xf32>)
+    gpu.launch_func @kernels::@wg blocks in (%c1, %c1, %c1) threads in (%c32, %c1, %c1) args(%a : memref<32x32xf32>, %o : memref<32x32xf32>)
     return
   }
 }

@@ -150,6 +150,10 @@ class Compiler:
             for op in b.ops:
                 is_term = op.opdef is not None and op.opdef.is_terminator
                 compiled = self.compile_op(op, is_term)
+                if not is_term and self.engine.check_races and self.func_op.name == "gpu.func":
+                    from xesim.exec.races import instrument  # --check-races (xesim/exec/races.py)
+
+                    compiled = instrument(op, self, compiled)
                 if is_term:
                     cb.term = compiled
                     cb.ops.append(op)
@@ -220,6 +224,7 @@ class KernelState:
         self.level = ""
         self.active = False
         self.printf_buffer: list[str] = []
+        self.races: Any = None  # the workgroup's RaceDetector under --check-races (xesim/exec/races.py)
         # yield points, replaced by the launcher's Scheduler while a workgroup runs as coroutines
         self.barrier: Callable[[Any], None] = lambda op: None
         self.yield_point: Callable[[Any], None] = lambda op: None
@@ -256,6 +261,7 @@ class Engine:
         self.strict = strict  # hardware rules that real programs break without visible harm become errors
         self.dpas_model_name: str | None = None  # --dpas-model preset (None: the target's default)
         self.schedule = "round-robin"  # or "random" (--schedule random): subgroup interleaving at yield points
+        self.check_races = False  # --check-races: kernels' memory accesses checked for races (xesim/exec/races.py)
         self._schedule_rng: Any = None
         self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions
         self._warned: set[tuple[int, str]] = set()

@@ -293,7 +293,8 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
                     ks.lane_mask = (i,)
                 step(fr)
                 for k, s in enumerate(out_slots):
-                    outs[k][i] = fr[s]
+                    v = fr[s]
+                    outs[k][i] = v.lanes[i] if type(v) is Varying else v  # a region may yield lane values
             ks.lane_id = None
         finally:
             ks.lane_mask = mask

@@ -134,9 +134,12 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     if len(args) != len(ft.inputs):
         raise ExecFault(f"kernel {name} takes {len(ft.inputs)} arguments, {len(args)} given")
     level, evidence = classify_kernel(kernel)
-    if level == "workgroup":
-        raise ExecFault(f"workgroup-level XeGPU programs are not supported yet (kernel {name} is workgroup-level "
-                        "because of this op)", evidence)
+    if level == "workgroup":  # whole-tile view, one execution per workgroup (xesim/exec/workgroup.py)
+        from xesim.exec import workgroup as wgx
+
+        for note in wgx.id_notes(kernel):
+            if note not in engine.assumption_notes:
+                engine.assumption_notes.append(note)
     code = engine.function_code(kernel, lane=level == "lane")
     entry = kernel.regions[0].blocks[0]
     n_in = len(ft.inputs)
@@ -159,6 +162,10 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     elif level == "subgroup":
         num_sg = (threads + sg - 1) // sg
         instances = [(s * sg, s, 0) for s in range(num_sg)]
+    elif level == "workgroup":  # every layout's subgroups must be launched; extra ones duplicate work (§3.2)
+        num_sg = (threads + sg - 1) // sg
+        wgx.check_launch(kernel, num_sg)
+        instances = [(0, 0, 0)]
     else:  # lane level: one execution per subgroup, lanes as an axis of the values (xesim/exec/lanes.py)
         num_sg = (threads + sg - 1) // sg
         instances = [(s * sg, s, min(sg, threads - s * sg)) for s in range(num_sg)]
@@ -178,6 +185,9 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
                     ks.block_id = (gx, gy, gz)
                     ks.slm = AddressSpace("shared local memory", base=SLM_BASE, capacity=slm_bytes)
                     ks.slm_allocs = {}
+                    from xesim.exec.races import RaceDetector  # --check-races: one detector per workgroup
+
+                    ks.races = RaceDetector(ks.num_subgroups, ks) if engine.check_races else None
                     wg_bufs = [_slm_buffer(ks.slm, t) for t in wg_types]
 
                     def run_instance(inst: tuple, wg_bufs: list = wg_bufs) -> None:
@@ -305,6 +315,8 @@ class Scheduler:
             if len(at_barrier) == self.n and len(sites) == 1:  # every instance at the same gpu.barrier
                 for j in at_barrier:
                     self.state[j], self.where[j] = "ready", None
+                if self.ks.races is not None:  # --check-races: everything before happens before everything after
+                    self.ks.races.barrier()
                 ready = at_barrier
             else:
                 detail = "; ".join(self._describe(j) for j in range(self.n)) + self._barrier_state()
@@ -359,6 +371,8 @@ class Scheduler:
                 raise ExecFault(f"named barrier {bid}: {self._who(i)} signals again before waiting for phase "
                                 f"{self.pending[(i, bid)]}")
             self.pending[(i, bid)] = nb.phase
+            if self.ks.races is not None:  # --check-races: the arrive releases into this phase
+                self.ks.races.arrive(self.instances[i][1], bid, nb.phase)
             nb.arrived.append(i)
             if len(nb.arrived) > nb.participants:
                 raise ExecFault(f"named barrier {bid}: more than {nb.participants} threads signalled in phase {nb.phase}")
@@ -374,11 +388,12 @@ class Scheduler:
                 raise ExecFault(f"named barrier {bid}: {self._who(i)} waits without having signalled "
                                 "(xegpu.nbarrier_arrive) in this phase")
             nb = self.nbars[bid]
-            if nb.phase > phase and self.policy != "random":
-                return
-            self.state[i], self.where[i] = "waiting", op
-            self.cond[i] = lambda nb=nb, phase=phase: nb.phase > phase
-            self._block(i)
+            if nb.phase <= phase or self.policy == "random":
+                self.state[i], self.where[i] = "waiting", op
+                self.cond[i] = lambda nb=nb, phase=phase: nb.phase > phase
+                self._block(i)
+            if self.ks.races is not None:  # --check-races: the completed phase is acquired
+                self.ks.races.acquire(self.instances[i][1], bid, phase)
 
     # ------------------------------------------------------------------ running
     def _body(self, i: int) -> None:

@@ -54,8 +54,12 @@ and types at compile time and call the hardware models at run time:
   ``[i, j]`` of the view lives at the linear offset ``#xegpu.mem_layout<stride, block>`` gives it
   (:func:`xesim.exec.tdesc.blocked_strides`; row-major by default).
 
-Lane-level (SIMT fragments) and workgroup-level (``sg_layout``) forms are rejected with a located
-"not supported yet" error (later issues); ``dpas_mx`` likewise.
+Lane-level (SIMT fragments) forms are rejected with a located "not supported yet" error (later issues);
+``dpas_mx`` likewise.
+
+Workgroup-level ops (``sg_layout`` layouts) run here on the whole workgroup tile (the launcher runs a WG kernel
+once per workgroup; xesim/exec/workgroup.py explains why that equals the distributed program); their layouts must
+distribute their tiles, and a scattered access is checked as one message per ``inst_data``/``sg_data`` tile.
 """
 
 from __future__ import annotations
@@ -100,11 +104,16 @@ def _elem_info(op: Any, et: T.Type) -> tuple[np.dtype, int]:
 
 
 def _level_guard(op: Any) -> None:
-    """Workgroup-level layouts (with ``sg_layout``) on the op or its descriptor types: later issue."""
+    """Workgroup-level layouts (with ``sg_layout``): the op runs on the whole workgroup tile (whole-tile view,
+    xesim/exec/workgroup.py); its layouts must distribute the tiles they describe (spec §3.4)."""
     from xesim.exec.launcher import workgroup_layout_in
 
     if workgroup_layout_in(op):
-        raise compile_error(op, WG_LEVEL)
+        from xesim.exec.workgroup import layout_problem
+
+        problem = layout_problem(op)
+        if problem:
+            raise compile_error(op, problem)
 
 
 def _report(engine: Any, op: Any, violations: list, what: str) -> None:
@@ -690,6 +699,10 @@ def _scatter_checks(engine: Any, op: Any, isz: int, chunk: int, lanes: int, spac
     returns the address width of the space (``[scatter]`` target parameters, spec §2.1–§2.3)."""
     from xesim.hw.scatter import check_alignment, check_scatter
 
+    if "layout" in op.attributes:  # workgroup level: one message per instruction tile (xesim/exec/workgroup.py)
+        from xesim.exec.workgroup import scatter_message_lanes
+
+        lanes = scatter_message_lanes(op, tuple(offs.shape), chunk, lanes)
     target = engine.target
     slm = space is not engine.memory
     bits = target.scatter.slm_address_bits if slm else 64
