@@ -153,3 +153,19 @@ def test_slm_overflow_is_a_located_error(tmp_path: Path) -> None:
     first = err.splitlines()[0]
     assert first.startswith(f"{f}:13:7: error: 'memref.alloc' op"), err
     assert "exceeds the 131072-byte capacity" in first, err
+
+
+def test_a_barrier_some_subgroups_never_reach_is_a_deadlock(tmp_path: Path) -> None:
+    # only the producer subgroup reaches the barrier; the other finishes: on hardware the workgroup hangs
+    body = """      scf.if %is_producer {
+        gpu.barrier
+      }
+      %t = xegpu.create_nd_tdesc %out : memref<16xi32> -> !xegpu.tensor_desc<16xi32>
+      xegpu.prefetch_nd %t[0] : !xegpu.tensor_desc<16xi32>"""
+    f = tmp_path / "never.mlir"
+    f.write_text(_pipeline(body))
+    status, _, err = run_xesim(["run", str(f)])
+    assert status == 1
+    first = err.splitlines()[0]
+    assert "'gpu.barrier' op deadlock: a barrier can never complete because some instances finished" in first, err
+    assert "subgroup 1: finished" in first or "subgroup 0: finished" in first, err
