@@ -54,8 +54,9 @@ and types at compile time and call the hardware models at run time:
   ``[i, j]`` of the view lives at the linear offset ``#xegpu.mem_layout<stride, block>`` gives it
   (:func:`xesim.exec.tdesc.blocked_strides`; row-major by default).
 
-Lane-level (SIMT fragments) forms are rejected with a located "not supported yet" error (later issues);
-``dpas_mx`` likewise.
+Lane-level (SIMT fragment) forms run through :mod:`xesim.exec.ops.lane_xegpu`, which reuses the block paths here
+(``compile_load_nd`` / ``compile_store_nd``); compiled outside a lane-level kernel they are a located error.
+``dpas_mx`` (block-scaled DPAS) is not supported yet.
 
 Workgroup-level ops (``sg_layout`` layouts) run here on the whole workgroup tile (the launcher runs a WG kernel
 once per workgroup; xesim/exec/workgroup.py explains why that equals the distributed program); their layouts must
