@@ -3,15 +3,15 @@
 Ids follow spec/programs-and-runner.md §3.2.  The program level decides what one kernel *instance* is
 (ARCHITECTURE.md "Program levels"):
 
-* ``lane``: every work-item executes the kernel (plain gpu code without XeGPU ops);
-* ``subgroup`` (SG): one execution per subgroup of 16 work-items (XeGPU ops on whole subgroup tiles);
-  ``gpu.thread_id`` then reads the ids of the subgroup's first work-item;
+* ``lane``: one execution per subgroup of 16 work-items with per-lane values and an active-lane mask
+  (:mod:`xesim.exec.lanes`): plain gpu code and SIMT XeGPU code (fragments, collective block loads / DPAS /
+  shuffles);
+* ``subgroup`` (SG): one execution per subgroup (XeGPU ops on whole subgroup tiles); ``gpu.thread_id`` then reads
+  the ids of the subgroup's first work-item;
 * ``vc``: kernels marked ``VectorComputeFunctionINTEL``: every launched thread is one hardware thread = one
-  subgroup.
-
-:func:`classify_kernel` also recognises XeGPU kernels written per lane (SIMT fragments) or per workgroup
-(``sg_layout`` layouts); those levels come with later issues, so their launch is a located error at the op that
-shows the level.
+  subgroup;
+* ``workgroup`` (WG): kernels with ``sg_layout`` layouts run once per workgroup on whole-workgroup tiles
+  (:mod:`xesim.exec.workgroup`).
 
 Workgroups run one after another in x-fastest order.  Instances of one workgroup run one after another
 unless the kernel contains a barrier; then they run as coroutines (one OS thread each, exactly one running
