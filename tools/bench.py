@@ -15,6 +15,9 @@ Workloads (more are added to ``WORKLOADS``):
     ``scf.for`` + ``memref.store`` (N = 4096: 1.7·10⁷ iterations, two stores each); target ≤ 1 s.
 (b) ``gemm``  host reference triple loop GEMM M×N×K in ``scf.for`` with f16 inputs and f32 accumulation
     (1024³ = 1.07·10⁹ iterations); target ≤ 20 s.
+(c) ``sg-f16``, ``sg-bf16``, ``lane-f16``, ``lane-bf16``: a 1024³ GEMM (f16 / bf16 -> f32) through xegpu ops at
+    subgroup level (64x64 tiles, K step 32) and at lane level (SIMT fragments, 8x16 tiles, K step 16), host init
+    loops included; "iter/s" counts multiply-adds.  Target ≤ 30 s each.  (VC and WG forms: not yet in the suite.)
 
 Usage: ``python tools/bench.py [--quick] [--json FILE] [--engine fast|reference|both] [--only NAME ...]``.
 """
@@ -174,6 +177,105 @@ def gemm_expected(p: dict) -> str:
     return "\n".join(out) + "\n"
 
 
+# (c) GEMMs through xegpu ops.  The kernels are the ones of tools/bench_gemm_sg.py (SG: a TMxTN tile of C per
+# subgroup, packed B, K step KS; lane level: the SIMT form with 8x16 tiles); the host program initialises A and B
+# with the same small-integer patterns as (b), launches, copies C back and prints two corner elements.
+SG_TILE = {"tm": 64, "tn": 64, "ks": 32}
+
+
+def _gemm_sg_kernels() -> tuple[str, str]:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_gemm_sg", os.path.join(os.path.dirname(__file__),
+                                                                                "bench_gemm_sg.py"))
+    mod = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(mod)  # type: ignore[union-attr]
+    return mod.KERNEL, mod.LANE_KERNEL
+
+
+def xegpu_gemm_program(p: dict) -> str:
+    sg_kernel, lane_kernel = _gemm_sg_kernels()
+    m = n = k = p["n"]
+    et = p["type"]
+    if p["level"] == "lane":
+        tm, tn, ks = 8, 16, 16
+        kernel = lane_kernel
+    else:
+        tm, tn, ks = SG_TILE["tm"], SG_TILE["tn"], SG_TILE["ks"]
+        kernel = sg_kernel
+    kernel = kernel.format(M=m, N=n, K=k, TM=tm, TN=tn, KS=ks, KH=ks // 2, CT=f"vector<{tm}x{tn}xf32>")
+    kernel = kernel.replace("xbf16", f"x{et}")
+    body = kernel.strip()
+    assert body.startswith("module attributes {gpu.container_module} {") and body.endswith("}")
+    body = body[len("module attributes {gpu.container_module} {"):-1]
+    args = f"args(%dA : memref<{m}x{k}x{et}>, %dB : memref<{k}x{n}x{et}>, %dC : memref<{m}x{n}xf32>)"
+    return f"""module attributes {{gpu.container_module}} {{
+{body}
+  func.func @main() {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant {n} : index
+    %cn1 = arith.constant {n - 1} : index
+    %c7 = arith.constant 7 : index
+    %c5 = arith.constant 5 : index
+    %c3 = arith.constant 3 : index
+    %gx = arith.constant {m // tm} : index
+    %gy = arith.constant {n // tn} : index
+    %c16 = arith.constant 16 : index
+    %A = memref.alloc() : memref<{m}x{k}x{et}>
+    %B = memref.alloc() : memref<{k}x{n}x{et}>
+    %C = memref.alloc() : memref<{m}x{n}xf32>
+    scf.for %i = %c0 to %cn step %c1 {{
+      scf.for %j = %c0 to %cn step %c1 {{
+        %s = arith.addi %i, %j : index
+        %r = arith.remui %s, %c7 : index
+        %ri = arith.index_cast %r : index to i32
+        %v = arith.sitofp %ri : i32 to {et}
+        memref.store %v, %A[%i, %j] : memref<{m}x{k}x{et}>
+        %t = arith.muli %i, %c3 : index
+        %s2 = arith.addi %t, %j : index
+        %r2 = arith.remui %s2, %c5 : index
+        %ri2 = arith.index_cast %r2 : index to i32
+        %v2 = arith.sitofp %ri2 : i32 to {et}
+        memref.store %v2, %B[%i, %j] : memref<{k}x{n}x{et}>
+      }}
+    }}
+    %dA = gpu.alloc () : memref<{m}x{k}x{et}>
+    %dB = gpu.alloc () : memref<{k}x{n}x{et}>
+    %dC = gpu.alloc () : memref<{m}x{n}xf32>
+    gpu.memcpy %dA, %A : memref<{m}x{k}x{et}>, memref<{m}x{k}x{et}>
+    gpu.memcpy %dB, %B : memref<{k}x{n}x{et}>, memref<{k}x{n}x{et}>
+    gpu.launch_func @kernels::@gemm blocks in (%gx, %gy, %c1) threads in (%c16, %c1, %c1) {args}
+    gpu.wait
+    gpu.memcpy %C, %dC : memref<{m}x{n}xf32>, memref<{m}x{n}xf32>
+    %x = memref.load %C[%c0, %c0] : memref<{m}x{n}xf32>
+    %y = memref.load %C[%cn1, %cn1] : memref<{m}x{n}xf32>
+    vector.print %x : f32
+    vector.print %y : f32
+    return
+  }}
+}}
+"""
+
+
+def xegpu_gemm_expected(p: dict) -> str:
+    """C[i][j] = sum_k ((i + k) mod 7) * ((3k + j) mod 5): small integers, exact in f32 in any DPAS model."""
+    n = p["n"]
+    kk = np.arange(n)
+    out = []
+    for i, j in ((0, 0), (n - 1, n - 1)):
+        out.append(_fmt_g(float(np.sum(((i + kk) % 7) * ((3 * kk + j) % 5)))))
+    return "\n".join(out) + "\n"
+
+
+def _xegpu_gemm(level: str, et: str) -> Workload:
+    tile = "8x16" if level == "lane" else f"{SG_TILE['tm']}x{SG_TILE['tn']}"
+    return Workload(
+        f"{level}-{et}", f"(c) {et}->f32 GEMM N^3 through xegpu ops at {level} level ({tile} subgroup tiles)",
+        lambda quick: {"n": 256 if quick else 1024, "level": level, "type": et}, xegpu_gemm_program,
+        lambda p: p["n"] ** 3, xegpu_gemm_expected, lambda p: (p["n"], p["n"], p["n"]), 30.0)
+
+
 WORKLOADS: dict[str, Workload] = {
     "init": Workload(
         "init", "(a) host init of N×N f16 + f32 matrices (scf.for + memref.store)",
@@ -183,6 +285,7 @@ WORKLOADS: dict[str, Workload] = {
         "gemm", "(b) host reference GEMM M×N×K, f16 inputs, f32 accumulation",
         lambda quick: {"m": 128, "n": 128, "k": 128} if quick else {"m": 1024, "n": 1024, "k": 1024},
         gemm_program, lambda p: p["m"] * p["n"] * p["k"], gemm_expected, lambda p: (p["m"], p["n"], p["k"]), 20.0),
+    **{f"{lv}-{et}": _xegpu_gemm(lv, et) for lv in ("sg", "lane") for et in ("f16", "bf16")},
 }
 
 
@@ -277,14 +380,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _table(records: list[dict]) -> None:
-    head = (f"{'workload':<9}{'size':<18}{'run':<8}{'wall s':>9}{'proc s':>9}{'iter/s':>12}{'peak MB':>9}"
+    head = (f"{'workload':<11}{'size':<18}{'run':<8}{'wall s':>9}{'proc s':>9}{'iter/s':>12}{'peak MB':>9}"
             f"{'np s':>9}{'x numpy':>9}{'target':>8}  ok")
     print(head)
     print("-" * len(head))
     for r in records:
-        size = "x".join(str(v) for v in r["size"].values())
+        size = "x".join(str(v) for v in r["size"].values() if isinstance(v, int))
         tgt = f"{r['target_s']:.0f} s" if r["target_s"] and r["size"] and not r.get("quick") else ""
-        print(f"{r['workload']:<9}{size:<18}{r['variant']:<8}{r['wall_s']:>9.3f}{r['process_s']:>9.3f}"
+        print(f"{r['workload']:<11}{size:<18}{r['variant']:<8}{r['wall_s']:>9.3f}{r['process_s']:>9.3f}"
               f"{r['iters_per_s']:>12.3g}{r['peak_rss_mb']:>9.0f}{r['numpy_matmul_s']:>9.4f}"
               f"{r['ratio_to_numpy']:>9.1f}{tgt:>8}  {'yes' if r['correct'] else 'NO'}")
 
