@@ -27,6 +27,10 @@ settings.register_profile("ci", derandomize=True, deadline=None, suppress_health
 settings.register_profile("explore", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# Every kernel of the test suite runs with the checked register-file model (xesim/exec/grf.py): each read of a
+# value compares the GRF bytes with the SSA value.  XESIM_GRF=off (or track) in the environment overrides it.
+os.environ.setdefault("XESIM_GRF", "checked")
+
 
 def pytest_collect_file(parent, file_path: Path):
     if file_path.suffix in (".mlir", ".xegpu") and "RUN:" in file_path.read_text():

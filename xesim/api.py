@@ -29,12 +29,22 @@ class RunResult:
 
     output: str
     values: tuple = ()
+    engine: Any = None  # the Engine that ran it (register-file statistics, ownership queries)
+
+    def ownership(self, value: Any, subgroup: int = 0) -> Any:
+        """Which lane, register and byte held each element of kernel value ``value`` (needs ``grf``)."""
+        from xesim.exec.grf import ownership
+
+        return ownership(self.engine, value, subgroup)
 
 
 @dataclass
 class LaunchResult:
     output: str
     arrays: list[np.ndarray] = field(default_factory=list)
+    engine: Any = None  # the Engine that ran it (register-file statistics, ownership queries)
+
+    ownership = RunResult.ownership
 
 
 class Program:
@@ -52,16 +62,19 @@ class Program:
         return print_module(self.module)
 
     def run(self, entry: str = "main", args: list | tuple = (), seed: int = 0, target: str = "pvc",
-            check_races: bool = False) -> RunResult:
+            check_races: bool = False, grf: str | None = None, large_grf: bool = False) -> RunResult:
         """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults (a data
-        race between subgroups too when ``check_races``, xesim/exec/races.py)."""
+        race between subgroups too when ``check_races``, xesim/exec/races.py).  ``grf`` ("off", "track",
+        "checked"; default: the ``XESIM_GRF`` environment variable) runs kernels with the register-file model
+        (xesim/exec/grf.py; ``large_grf``: 256 registers): ``result.engine.grf_stats``, ``result.ownership(v)``."""
         from xesim.exec.interpreter import Engine
 
         buf = io.StringIO()
         engine = Engine(self.module, out=buf, seed=seed, target=target)
         engine.check_races = check_races
+        engine.grf_mode, engine.large_grf = grf or engine.grf_mode, large_grf
         values = engine.run(entry, list(args))
-        return RunResult(buf.getvalue(), tuple(values))
+        return RunResult(buf.getvalue(), tuple(values), engine)
 
 
 
@@ -84,7 +97,8 @@ def load(path_or_text: str | Path, verify: bool = True) -> Program:
 
 
 def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple = (16, 1, 1),
-           args: list | tuple = (), seed: int = 0, target: str = "pvc", check_races: bool = False) -> LaunchResult:
+           args: list | tuple = (), seed: int = 0, target: str = "pvc", check_races: bool = False,
+           grf: str | None = None, large_grf: bool = False) -> LaunchResult:
     """Launch ``kernel`` (``"module::func"``) with numpy arrays (copied in and out) and scalars; ``check_races``
     reports unsynchronised conflicting accesses of its subgroups (xesim/exec/races.py)."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
@@ -104,6 +118,7 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
     buf = io.StringIO()
     engine = Engine(program.module, out=buf, seed=seed, target=target)
     engine.check_races = check_races
+    engine.grf_mode, engine.large_grf = grf or engine.grf_mode, large_grf  # register-file model (Program.run)
     values: list[Any] = []
     buffers: list[tuple[MemRefValue, np.ndarray]] = []
     for a, t in zip(args, ftype.inputs):
@@ -129,4 +144,4 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
         launch_kernel(engine, func, kernel, g, b, values, func)
     except ExecFault as exc:
         raise DiagnosticError(exc.to_diagnostic()) from exc
-    return LaunchResult(buf.getvalue(), [mv.logical_array() for mv, _ in buffers])
+    return LaunchResult(buf.getvalue(), [mv.logical_array() for mv, _ in buffers], engine)

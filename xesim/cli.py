@@ -107,9 +107,16 @@ def _run_module(module, args: argparse.Namespace, out) -> None:
     engine.dpas_model_name = args.dpas_model
     engine.schedule = args.schedule
     engine.check_races = args.check_races
+    engine.large_grf = args.large_grf
+    if args.stats and engine.grf_mode == "off":
+        engine.grf_mode = "track"  # the register-file model (xesim/exec/grf.py)
     try:
         engine.run(args.entry)
     finally:
+        if args.stats:
+            from xesim.exec.grf import format_stats
+
+            print(format_stats(engine), file=sys.stderr)
         if args.explain_assumptions:
             _explain(engine)
 
@@ -202,6 +209,12 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument("--check-races", action="store_true",
                        help="report conflicting accesses to the same SLM/global bytes by subgroups of a workgroup "
                             "that no barrier orders (an error: exit status 1)")
+        r.add_argument("--stats", action="store_true",
+                       help="after the run, report per kernel the peak register (GRF) use, where it peaked and "
+                            "whether the kernel would spill (on stderr)")
+        r.add_argument("--large-grf", action="store_true",
+                       help="run kernels with the large register file (256 registers on PVC) instead of the "
+                            "kernel's own choice")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
         if name == "check":

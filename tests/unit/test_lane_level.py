@@ -331,3 +331,59 @@ def test_an_out_of_bounds_lane_is_named() -> None:
         xesim.launch(xesim.load(DIV_KERNEL), "k::div", args=[np.zeros(16, np.int32), np.zeros(4, np.int32), 1])
     text = str(exc.value)
     assert "'memref.store' op" in text and "lane 15" in text
+
+
+SHUFFLE_KERNEL = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @shuf(%out: memref<96xi32>) kernel {
+      %lane = gpu.lane_id
+      %l32 = arith.index_cast %lane : index to i32
+      %c10 = arith.constant 10 : i32
+      %v = arith.muli %l32, %c10 : i32
+      %two = arith.constant 2 : i32
+      %four = arith.constant 4 : i32
+      %w8 = arith.constant 8 : i32
+      %w16 = arith.constant 16 : i32
+      %c15 = arith.constant 15 : i32
+      %rev = arith.subi %c15, %l32 : i32
+      %u, %uok = gpu.shuffle up %v, %two, %w16 : i32
+      %x, %xok = gpu.shuffle xor %v, %four, %w8 : i32
+      %r, %rok = gpu.shuffle idx %v, %rev, %w16 : i32
+      %c16 = arith.constant 16 : index
+      %c32 = arith.constant 32 : index
+      %c48 = arith.constant 48 : index
+      %c64 = arith.constant 64 : index
+      %c80 = arith.constant 80 : index
+      %i1 = arith.addi %lane, %c16 : index
+      %i2 = arith.addi %lane, %c32 : index
+      %i3 = arith.addi %lane, %c48 : index
+      %i4 = arith.addi %lane, %c64 : index
+      %i5 = arith.addi %lane, %c80 : index
+      %uok32 = arith.extui %uok : i1 to i32
+      %xok32 = arith.extui %xok : i1 to i32
+      %rok32 = arith.extui %rok : i1 to i32
+      memref.store %u, %out[%lane] : memref<96xi32>
+      memref.store %uok32, %out[%i1] : memref<96xi32>
+      memref.store %x, %out[%i2] : memref<96xi32>
+      memref.store %xok32, %out[%i3] : memref<96xi32>
+      memref.store %r, %out[%i4] : memref<96xi32>
+      memref.store %rok32, %out[%i5] : memref<96xi32>
+      gpu.return
+    }
+  }
+}"""
+
+
+def test_shuffle_modes_width_and_valid_flag() -> None:
+    # MLIR gpu.shuffle: up reads lane - offset, xor lane ^ offset, idx the given lane; valid = source in
+    # [0, width); an invalid lane gets its own value (target parameter subgroup.shuffle_invalid_result = own)
+    res = xesim.launch(xesim.load(SHUFFLE_KERNEL), "k::shuf", args=[np.zeros(96, np.int32)])
+    out = res.arrays[0].reshape(6, 16)
+    lanes = range(16)
+    up_ok = [1 if lane >= 2 else 0 for lane in lanes]
+    assert list(out[1]) == up_ok
+    assert list(out[0]) == [10 * (lane - 2) if ok else 10 * lane for lane, ok in zip(lanes, up_ok)]
+    xor_ok = [1 if (lane ^ 4) < 8 else 0 for lane in lanes]
+    assert list(out[3]) == xor_ok
+    assert list(out[2]) == [10 * (lane ^ 4) if ok else 10 * lane for lane, ok in zip(lanes, xor_ok)]
+    assert list(out[4]) == [10 * (15 - lane) for lane in lanes] and list(out[5]) == [1] * 16

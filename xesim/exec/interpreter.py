@@ -154,6 +154,10 @@ class Compiler:
                     from xesim.exec.races import instrument  # --check-races (xesim/exec/races.py)
 
                     compiled = instrument(op, self, compiled)
+                if self.engine.grf_mode != "off" and self.func_op.name == "gpu.func":
+                    from xesim.exec.grf import instrument as grf_instrument  # register file model (xesim/exec/grf.py)
+
+                    compiled = grf_instrument(op, self, compiled, is_term)
                 if is_term:
                     cb.term = compiled
                     cb.ops.append(op)
@@ -225,6 +229,7 @@ class KernelState:
         self.active = False
         self.printf_buffer: list[str] = []
         self.races: Any = None  # the workgroup's RaceDetector under --check-races (xesim/exec/races.py)
+        self.grf: Any = None  # the launch's register files when the GRF model is on (xesim/exec/grf.py GrfLaunch)
         # yield points, replaced by the launcher's Scheduler while a workgroup runs as coroutines
         self.barrier: Callable[[Any], None] = lambda op: None
         self.yield_point: Callable[[Any], None] = lambda op: None
@@ -265,6 +270,17 @@ class Engine:
         self._schedule_rng: Any = None
         self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions
         self._warned: set[tuple[int, str]] = set()
+        # XESIM_GRF=off|track|checked: the register-file model of kernel instances (xesim/exec/grf.py); --stats
+        # turns on track, the test suite runs checked.  --large-grf: 256 registers (spec/pvc-hardware.md §5).
+        self.grf_mode = os.environ.get("XESIM_GRF", "off") or "off"
+        if self.grf_mode not in ("off", "track", "checked"):
+            from xesim.diagnostics import Location
+
+            raise DiagnosticError(Diagnostic("error", Location.unknown(),
+                                             f"XESIM_GRF must be off, track or checked, not {self.grf_mode!r}"))
+        self.large_grf = False
+        self.grf_stats: dict[str, Any] = {}  # kernel name -> xesim.exec.grf.KernelStats
+        self.grf_records: dict[tuple, Any] = {}  # (kernel op id, subgroup) -> value placements (grf.ownership)
         # XESIM_ENGINE=fast|reference|both: compiled host loop nests, interpreter only, or both cross-checked
         # (xesim/exec/jit/__init__.py).
         self.engine_mode = os.environ.get("XESIM_ENGINE", "fast") or "fast"

@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from xesim.exec import grf
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.values import MemRefValue, identity_strides, storage_bytes
 from xesim.hw.memory import AddressSpace
@@ -178,6 +179,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     ks.grid, ks.block = tuple(grid), tuple(block)
     ks.num_subgroups, ks.subgroup_size = num_sg, sg
     ks.printf_buffer = []
+    ks.grf = grf.launch(engine, kernel, name, level)  # register files per instance, None when the model is off
     try:
         for gz in range(grid[2]):
             for gy in range(grid[1]):
@@ -210,6 +212,8 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
             engine.out.write("".join(ks.printf_buffer))
         ks.printf_buffer = []
         ks.active, ks.kernel_name, ks.level = saved
+        if ks.grf is not None:  # fold the launch's register-file statistics (xesim/exec/grf.py)
+            ks.grf = ks.grf.finish()
 
 
 def _activate(ks: Any, inst: tuple, bx: int, by: int) -> None:
@@ -223,6 +227,8 @@ def _activate(ks: Any, inst: tuple, bx: int, by: int) -> None:
         ks.full_mask = ks.lane_mask = tuple(range(lanes))
     else:
         ks.lane_id = 0
+    if ks.grf is not None:  # this instance's register file (xesim/exec/grf.py)
+        ks.grf.activate(ks)
 
 
 def _slm_buffer(slm: AddressSpace, t: Any) -> MemRefValue:
