@@ -41,7 +41,9 @@ class OpResult(Value):
     __slots__ = ("op", "index")
 
     def __init__(self, type: Type, op: Operation, index: int, name: str | None = None) -> None:
-        super().__init__(type, name)
+        self.type = type
+        self.name = name
+        self.uses: list[Operation] = []
         self.op = op
         self.index = index
 
@@ -109,6 +111,40 @@ class Operation:
         for v in self.operands:
             v.uses.append(self)
 
+    @classmethod
+    def build(
+        cls,
+        name: str,
+        operands: list[Value],
+        result_types: list[Type],
+        attributes: dict[str, Attribute],
+        regions: list[Region],
+        successors: list[Block],
+        loc: Location,
+        opdef: OpDef | None,
+        operand_segments: list[int] | None,
+    ) -> Operation:
+        """The constructor's result, for a caller that hands over fresh lists and dict (they are not copied)."""
+        op = cls.__new__(cls)
+        op.name = name
+        op.operands = operands
+        op.results = [OpResult(t, op, i) for i, t in enumerate(result_types)]
+        op.attributes = attributes
+        op.regions = regions
+        for r in regions:
+            r.parent = op
+        op.successors = successors
+        op.loc = loc
+        op.parent = None
+        op.opdef = opdef
+        op.operand_segments = operand_segments
+        op.result_group_name = None
+        op.impl_cache = None
+        op._print_format = None
+        for v in operands:
+            v.uses.append(op)
+        return op
+
     # ------------------------------------------------------------------ structure
     def add_region(self, region: Region) -> Region:
         region.parent = self
@@ -139,23 +175,19 @@ class Operation:
                     yield from op.walk()
 
     # ------------------------------------------------------------------ named access
-    def _segment(self, name: str) -> tuple[int, int] | None:
-        if self.opdef is None:
-            return None
-        names = [o.name for o in self.opdef.operands]
-        if name not in names:
-            return None
-        segs = self.operand_segments or [1] * len(names)
-        idx = names.index(name)
-        start = sum(segs[:idx])
-        return start, start + segs[idx]
-
     def operand_group(self, name: str) -> list[Value]:
         """All operands of the named (possibly variadic) operand group."""
-        seg = self._segment(name)
-        if seg is None:
-            raise KeyError(f"{self.name} has no operand '{name}'")
-        return self.operands[seg[0] : seg[1]]
+        try:
+            idx = self.opdef.operand_index[name]  # type: ignore[union-attr]
+        except (AttributeError, KeyError):
+            raise KeyError(f"{self.name} has no operand '{name}'") from None
+        segs = self.operand_segments
+        if not segs:
+            return self.operands[idx : idx + 1]
+        if not idx:
+            return self.operands[: segs[0]]
+        start = sum(segs[:idx])
+        return self.operands[start : start + segs[idx]]
 
     def operand(self, name: str) -> Value | None:
         """The single operand of a named group (None when an optional operand is absent)."""

@@ -19,6 +19,7 @@ from xesim.ir import format as F
 from xesim.ir import types as T
 from xesim.ir.constraints import INFER_FUNCTIONS, INFER_LITERALS
 from xesim.ir.core import Block, Operation, Region, Value
+from xesim.ir.directives import DIRECTIVES
 from xesim.ir.opdefs import AttrDef, OpDef, parse_infer
 
 
@@ -131,8 +132,6 @@ def parse_element(p: Any, st: OpState, e: Any) -> None:
             else:
                 p.lex.reset(save)
     elif isinstance(e, F.Custom):
-        from xesim.ir.directives import DIRECTIVES
-
         DIRECTIVES[e.name].parse(p, st, e.args)
     elif isinstance(e, F.Optional):
         if _optional_present(p, st, e):
@@ -187,8 +186,6 @@ def _optional_present(p: Any, st: OpState, group: F.Optional) -> bool:
         p.lex.reset(save)
         return ty is not None
     if isinstance(first, F.Custom):
-        from xesim.ir.directives import DIRECTIVES
-
         return DIRECTIVES[first.name].present(p, st, first.args)
     if isinstance(first, F.AttrDict):
         return p.at_punct("{")
@@ -395,21 +392,6 @@ def normalize_enum(p: Any, od: OpDef, ad: AttrDef, attr: A.Attribute, loc: Locat
 # ------------------------------------------------------------------------------ building
 
 
-def _eval_infer(expr: str, known: dict[str, list[T.Type]]) -> list[T.Type] | None:
-    fn, args = parse_infer(expr)
-    if fn == "lit":
-        return [INFER_LITERALS[args[0]]]
-    if fn == "ref":
-        return known.get(args[0])
-    argtypes = []
-    for a in args:
-        v = known.get(a)
-        if not v:
-            return None
-        argtypes.append(v[0])
-    return [INFER_FUNCTIONS[fn](*argtypes)]
-
-
 def build_operation(
     p: Any,
     st: OpState,
@@ -419,94 +401,20 @@ def build_operation(
     successors: list[Block] | None = None,
 ) -> Operation:
     """Create the op from a parsed state (custom form), or from explicit lists (generic form)."""
+    if operands is None:
+        return _build_from_state(p, st)
     od = st.od
     segments: list[int] | None = None
-    if operands is None:
-        known: dict[str, list[T.Type]] = {}
-        counts = {o.name: len(st.operand_refs.get(o.name, [])) for o in od.operands}
-        if st.all_operand_types is not None:
-            total = sum(counts.values())
-            if len(st.all_operand_types) != total:
-                raise error(st.loc, f"{total} operands present, but expected {len(st.all_operand_types)}")
-            i = 0
-            for o in od.operands:
-                known[o.name] = st.all_operand_types[i : i + counts[o.name]]
-                i += counts[o.name]
-        if st.all_result_types is not None:
-            if len(od.results) == 1:
-                known[od.results[0].name] = st.all_result_types
-            else:
-                fixed = [r for r in od.results if not (r.variadic or r.optional)]
-                if len(fixed) == len(od.results):
-                    if len(st.all_result_types) != len(od.results):
-                        raise error(st.loc, f"expected {len(od.results)} result types")
-                    for r, t in zip(od.results, st.all_result_types, strict=True):
-                        known[r.name] = [t]
-                else:
-                    known[od.results[-1].name] = st.all_result_types
-        for name, tys in st.types.items():
-            known[name] = tys
-        # inference to a fixed point
-        pending = [n for n in list(counts) + od.result_names if n not in known and n in od.infer]
-        progress = True
-        while pending and progress:
-            progress = False
-            for name in list(pending):
-                res = _eval_infer(od.infer[name], known)
-                if res is not None:
-                    n = counts.get(name)
-                    if n is not None and len(res) == 1 and n != 1:
-                        res = res * n
-                    known[name] = res
-                    pending.remove(name)
-                    progress = True
-        operands = []
-        segments = []
-        for o in od.operands:
-            refs = st.operand_refs.get(o.name, [])
-            tys = known.get(o.name)
-            if tys is None:
-                if not refs:
-                    tys = []
-                else:
-                    raise error(st.loc, f"could not infer the type of operand '{o.name}' of '{od.name}'")
-            if len(tys) != len(refs):
-                raise error(
-                    refs[0][1] if refs else st.loc,
-                    f"{len(refs)} operands present, but expected {len(tys)}" if o.variadic or o.optional
-                    else f"expected {len(tys)} types for operand '{o.name}', got {len(refs)} operands",
-                )
-            for (name, rloc), ty in zip(refs, tys, strict=True):
-                operands.append(p.resolve_value(name, ty, rloc))
-            segments.append(len(refs))
-        result_types = []
-        for r in od.results:
-            tys = known.get(r.name)
-            if tys is None:
-                if r.variadic or r.optional:
-                    tys = []
-                else:
-                    raise error(st.loc, f"could not infer the type of result '{r.name}' of '{od.name}'")
-            result_types.extend(tys)
-        regions = []
-        for rd in od.regions:
-            regions.extend(st.regions.get(rd.name, []))
-        successors = []
-        for s in od.successors:
-            successors.extend(st.successors.get(s, []))
-        if all(s == 1 for s in segments) and len(segments) == len(od.operands):
-            segments = segments if od.has_flexible_operands else None
+    seg_attr = st.attrs.pop("operandSegmentSizes", None) or st.attrs.pop("operand_segment_sizes", None)
+    if seg_attr is not None:
+        segments = A.int_list(seg_attr)
+        if segments is None or sum(segments) != len(operands) or len(segments) != len(od.operands):
+            raise error(st.loc, "operandSegmentSizes does not match the operands")
     else:
-        seg_attr = st.attrs.pop("operandSegmentSizes", None) or st.attrs.pop("operand_segment_sizes", None)
-        if seg_attr is not None:
-            segments = A.int_list(seg_attr)
-            if segments is None or sum(segments) != len(operands) or len(segments) != len(od.operands):
-                raise error(st.loc, "operandSegmentSizes does not match the operands")
-        else:
-            segments = _split_generic_operands(od, len(operands), st.loc)
-        for ad in od.attributes:
-            if ad.enum is not None and ad.name in st.attrs:
-                st.attrs[ad.name] = normalize_enum(p, od, ad, st.attrs[ad.name], st.loc)
+        segments = _split_generic_operands(od, len(operands), st.loc)
+    for ad in od.attributes:
+        if ad.enum is not None and ad.name in st.attrs:
+            st.attrs[ad.name] = normalize_enum(p, od, ad, st.attrs[ad.name], st.loc)
     op = Operation(
         od.name,
         operands=operands,
@@ -519,6 +427,148 @@ def build_operation(
         operand_segments=segments,
     )
     return op
+
+
+class _BuildPlan:
+    """Per-definition data of :func:`_build_from_state`, computed once."""
+
+    __slots__ = ("operands", "operand_names", "results", "inferable", "infer", "regions", "successors",
+                 "flexible")
+
+    def __init__(self, od: OpDef) -> None:
+        self.operands = tuple((o.name, o.variadic or o.optional) for o in od.operands)
+        self.operand_names = frozenset(o.name for o in od.operands)
+        self.results = tuple((r.name, r.variadic or r.optional) for r in od.results)
+        self.inferable = tuple(n for n in [o.name for o in od.operands] + od.result_names if n in od.infer)
+        self.infer = {n: parse_infer(od.infer[n]) for n in self.inferable}
+        self.regions = tuple(r.name for r in od.regions)
+        self.successors = tuple(od.successors)
+        self.flexible = od.has_flexible_operands
+
+
+def _build_plan(od: OpDef) -> _BuildPlan:
+    """The build plan of ``od`` (kept on the definition object)."""
+    try:
+        return od._build_plan  # type: ignore[attr-defined]
+    except AttributeError:
+        plan = od._build_plan = _BuildPlan(od)  # type: ignore[attr-defined]
+        return plan
+
+
+def _known_from_lists(st: OpState, od: OpDef, known: dict[str, list[T.Type]]) -> None:
+    """Operand/result types given as whole lists (``type(operands)``, ``type(results)``, functional types)."""
+    counts = {o.name: len(st.operand_refs.get(o.name, [])) for o in od.operands}
+    if st.all_operand_types is not None:
+        total = sum(counts.values())
+        if len(st.all_operand_types) != total:
+            raise error(st.loc, f"{total} operands present, but expected {len(st.all_operand_types)}")
+        i = 0
+        for o in od.operands:
+            known[o.name] = st.all_operand_types[i : i + counts[o.name]]
+            i += counts[o.name]
+    if st.all_result_types is not None:
+        if len(od.results) == 1:
+            known[od.results[0].name] = st.all_result_types
+        else:
+            fixed = [r for r in od.results if not (r.variadic or r.optional)]
+            if len(fixed) == len(od.results):
+                if len(st.all_result_types) != len(od.results):
+                    raise error(st.loc, f"expected {len(od.results)} result types")
+                for r, t in zip(od.results, st.all_result_types, strict=True):
+                    known[r.name] = [t]
+            else:
+                known[od.results[-1].name] = st.all_result_types
+
+
+def _build_from_state(p: Any, st: OpState) -> Operation:
+    """The custom-form half of :func:`build_operation`: resolve operand types (printed, or inferred to a fixed
+    point by the op's ``infer`` rules), resolve the operands and create the op."""
+    od = st.od
+    try:
+        bp = od._build_plan  # type: ignore[attr-defined]
+    except AttributeError:
+        bp = _build_plan(od)
+    refs_map = st.operand_refs
+    known: dict[str, list[T.Type]]
+    if st.all_operand_types is not None or st.all_result_types is not None:
+        known = {}
+        _known_from_lists(st, od, known)
+        known.update(st.types)
+    elif bp.inferable:
+        known = dict(st.types)
+    else:
+        known = st.types  # only read below
+    if bp.inferable:
+        pending = [n for n in bp.inferable if n not in known]
+        progress = True
+        while pending and progress:
+            progress = False
+            for name in list(pending):
+                fn, args = bp.infer[name]
+                if fn == "lit":
+                    res: list[T.Type] | None = [INFER_LITERALS[args[0]]]
+                elif fn == "ref":
+                    res = known.get(args[0])
+                else:
+                    argtypes = []
+                    for a in args:
+                        v = known.get(a)
+                        if not v:
+                            break
+                        argtypes.append(v[0])
+                    res = [INFER_FUNCTIONS[fn](*argtypes)] if len(argtypes) == len(args) else None
+                if res is not None:
+                    if name in bp.operand_names and len(res) == 1:
+                        n = len(refs_map.get(name, []))
+                        if n != 1:
+                            res = res * n
+                    known[name] = res
+                    pending.remove(name)
+                    progress = True
+    operands: list[Value] = []
+    segments: list[int] = []
+    resolve = p.resolve_value
+    all_single = True
+    for name, flexible in bp.operands:
+        refs = refs_map.get(name) or ()
+        n = len(refs)
+        tys = known.get(name)
+        if tys is None:
+            if n:
+                raise error(st.loc, f"could not infer the type of operand '{name}' of '{od.name}'")
+            tys = []
+        if len(tys) != n:
+            raise error(
+                refs[0][1] if refs else st.loc,
+                f"{n} operands present, but expected {len(tys)}" if flexible
+                else f"expected {len(tys)} types for operand '{name}', got {n} operands",
+            )
+        if n == 1:
+            vname, rloc = refs[0]
+            operands.append(resolve(vname, tys[0], rloc))
+        else:
+            all_single = False
+            for (vname, rloc), ty in zip(refs, tys):
+                operands.append(resolve(vname, ty, rloc))
+        segments.append(n)
+    result_types: list[T.Type] = []
+    for name, flexible in bp.results:
+        tys = known.get(name)
+        if tys is None:
+            if flexible:
+                continue
+            raise error(st.loc, f"could not infer the type of result '{name}' of '{od.name}'")
+        result_types.extend(tys)
+    regions: list[Region] = []
+    if bp.regions:
+        for rn in bp.regions:
+            regions.extend(st.regions.get(rn, []))
+    successors: list[Block] = []
+    if bp.successors:
+        for sn in bp.successors:
+            successors.extend(st.successors.get(sn, []))
+    return Operation.build(od.name, operands, result_types, st.attrs, regions, successors, st.loc, od,
+                           None if all_single and not bp.flexible else segments)
 
 
 def _split_generic_operands(od: OpDef, n: int, loc: Location) -> list[int] | None:
@@ -588,8 +638,6 @@ def _space_before(value: str, last_punct: bool) -> bool:
 
 
 def can_print_with(op: Operation, elements: list, pr: Any) -> bool:
-    from xesim.ir.directives import DIRECTIVES
-
     for e in elements:
         if isinstance(e, F.Custom) and not DIRECTIVES[e.name].can_print(pr, op, e.args):
             return False
@@ -625,8 +673,6 @@ def _group_present(pr: Any, op: Operation, group: F.Optional) -> bool:
             return bool(result_group(op, a.target))
         return True
     if isinstance(a, F.Custom):
-        from xesim.ir.directives import DIRECTIVES
-
         return DIRECTIVES[a.name].print_present(pr, op, a.args)
     return True
 
@@ -706,8 +752,6 @@ def _print_element(pr: Any, op: Operation, e: Any, fp: FormatPrinter, printed: s
             fp.element("<" + pr.attr_dict_text(props) + ">")
         printed.update(k for k, _ in props)
     elif isinstance(e, F.Custom):
-        from xesim.ir.directives import DIRECTIVES
-
         for a in e.args:
             if isinstance(a, F.Ref) and a.kind == "attribute":
                 printed.add(a.name)

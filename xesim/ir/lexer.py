@@ -8,8 +8,6 @@ parser can re-lex from any offset (needed for dimension lists such as ``8x16xf32
 
 from __future__ import annotations
 
-import bisect
-import operator
 import re
 from dataclasses import dataclass
 
@@ -36,7 +34,6 @@ _TOKEN_RE = re.compile(
     )""",
     re.VERBOSE,
 )
-_LASTGROUP = operator.attrgetter("lastgroup")
 _WS_RE = re.compile(r"(?:[ \t\r\n]++|//[^\n]*+)*+")
 
 
@@ -59,51 +56,20 @@ class Token:
 class Lexer:
     """Lexer over a :class:`SourceFile`; ``peek``/``next``/``reset`` drive it.
 
-    The whole text is tokenized once up front; ``reset`` to an offset that is a token boundary continues
-    in that token array, and ``reset`` into the middle of a token lexes on demand until the stream is back
-    on a boundary of the array.  A character that starts no token is reported when the parser reaches it.
+    Tokens are produced on demand (one compiled-regex match per token, the peeked token cached), so parts of
+    the text that the parser consumes directly (compiled op formats match whole ops with one regex, see
+    :mod:`xesim.ir.fastformat`) are never tokenized.  ``reset`` moves to any offset.  A character that starts
+    no token is reported when the parser reaches it.
     """
 
-    __slots__ = ("source", "text", "pos", "_toks", "_starts", "_ends", "_i", "_last", "_peeked", "_error_at")
+    __slots__ = ("source", "text", "pos", "_peeked", "_len")
 
     def __init__(self, source: SourceFile) -> None:
         self.source = source
-        text = self.text = source.text
+        self.text = source.text
+        self._len = len(source.text)
         self.pos = 0
-        ms = list(_TOKEN_RE.finditer(text))
-        kinds = list(map(_LASTGROUP, ms))
-        toks = list(map(Token, kinds, map(re.Match.group, ms, kinds), map(re.Match.start, ms, kinds),
-                        map(re.Match.end, ms)))
-        error_at = -1
-        covered = sum(map(len, map(re.Match.group, ms)))  # C-level iteration: no gap means full coverage
-        last_end = ms[-1].end() if ms else 0
-        if covered != last_end or ms and ms[0].start() != 0:
-            expected = 0
-            for k, m in enumerate(ms):
-                if m.start() != expected:
-                    # no token could start at `expected`: only blanks/comments up to the end, or a bad character
-                    ws_end = _WS_RE.match(text, expected).end()  # type: ignore[union-attr]
-                    error_at = ws_end if ws_end < len(text) else -1
-                    last_end = expected
-                    del toks[k:]
-                    break
-                expected = m.end()
-        if error_at < 0:
-            tail = _WS_RE.match(text, last_end).end()  # type: ignore[union-attr]
-            if tail != len(text):
-                error_at = tail
-        for t in toks:
-            if t.kind == "hex":
-                t.kind = "int"
-        end = len(text) if error_at < 0 else error_at
-        toks.append(Token("eof", "", end, end))
-        self._toks = toks
-        self._starts = [t.start for t in toks]
-        self._ends = [t.end for t in toks]
-        self._i = 0  # index of the next token in array mode, -1 in on-demand mode
-        self._last = len(toks) - 1
         self._peeked: Token | None = None
-        self._error_at = error_at
 
     def loc(self, offset: int) -> Location:
         return Location(self.source, offset)
@@ -112,14 +78,13 @@ class Lexer:
         m = _TOKEN_RE.match(self.text, pos)
         if m is None:
             ws_end = _WS_RE.match(self.text, pos).end()  # type: ignore[union-attr]
-            if ws_end >= len(self.text):
-                return Token("eof", "", len(self.text), len(self.text))
+            if ws_end >= self._len:
+                return Token("eof", "", self._len, self._len)
             self._raise_bad_char(ws_end)
         kind = m.lastgroup  # type: ignore[union-attr]
-        assert kind is not None
         if kind == "hex":
-            kind = "int"
-        return Token(kind, m.group(m.lastgroup), m.start(m.lastgroup), m.end())  # type: ignore[union-attr]
+            return Token("int", m.group(kind), m.start(kind), m.end())  # type: ignore[union-attr]
+        return Token(kind, m.group(kind), m.start(kind), m.end())  # type: ignore[union-attr, arg-type]
 
     def _raise_bad_char(self, pos: int) -> None:
         ch = self.text[pos]
@@ -128,45 +93,24 @@ class Lexer:
         raise error(self.loc(pos), f"unexpected character '{ch}'")
 
     def peek(self) -> Token:
-        i = self._i
-        if i >= 0:
-            if i == self._last and self._error_at >= 0:
-                self._raise_bad_char(self._error_at)
-            return self._toks[i]
         tok = self._peeked
         if tok is None:
             tok = self._peeked = self._lex(self.pos)
         return tok
 
     def next(self) -> Token:
-        i = self._i
-        if i >= 0:
-            if i == self._last:
-                if self._error_at >= 0:
-                    self._raise_bad_char(self._error_at)
-                tok = self._toks[i]
-            else:
-                tok = self._toks[i]
-                self._i = i + 1
-            self.pos = tok.end
-            return tok
-        tok = self.peek()
+        tok = self._peeked
+        if tok is None:
+            tok = self._lex(self.pos)
+        else:
+            self._peeked = None
         self.pos = tok.end
-        self._peeked = None
-        self._resync(tok.end)
         return tok
 
-    def _resync(self, offset: int) -> None:
-        j = bisect.bisect_left(self._starts, offset)
-        if j == 0 or self._ends[j - 1] <= offset:
-            self._i = j
-        else:
-            self._i = -1
-
     def reset(self, pos: int) -> None:
-        self.pos = pos
-        self._peeked = None
-        self._resync(pos)
+        if pos != self.pos:
+            self.pos = pos
+            self._peeked = None
 
     def skip_ws(self) -> int:
         """Offset of the next non-blank, non-comment character."""

@@ -106,6 +106,11 @@ class OpDef:
         return [o.name for o in self.operands]
 
     @functools.cached_property
+    def operand_index(self) -> dict[str, int]:
+        """Operand group name -> its position among the definition's operand groups."""
+        return {o.name: i for i, o in enumerate(self.operands)}
+
+    @functools.cached_property
     def result_names(self) -> list[str]:
         return [r.name for r in self.results]
 

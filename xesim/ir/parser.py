@@ -8,20 +8,32 @@ region; a nested region may use, but not redefine, outer names; sibling regions 
 
 from __future__ import annotations
 
+import gc
 import re
 from typing import Any
 
 from xesim.diagnostics import DiagnosticError, Location, SourceFile, error
 from xesim.ir import attributes as A
+from xesim.ir import fastformat
 from xesim.ir import types as T
 from xesim.ir.affine import AffineParseError, parse_affine_map
 from xesim.ir.core import Block, Module, Operation, Region, Value
+from xesim.ir.fastformat import fast_entry
+from xesim.ir.formatengine import OpState, build_operation, parse_with_formats
 from xesim.ir.lexer import Lexer, Token, unescape_string
 from xesim.ir.opdefs import OpDef, Registry, load_registry
 
 _INT_TYPE = re.compile(r"(s|u)?i([0-9]+)$")
 _DIM_ITEM = re.compile(r"([0-9]+|\?|\[[0-9]+\])x")
 _DIM_RE_ALL = re.compile(r"(?:(?:[0-9]+|\?|\[[0-9]+\])x)+")
+# `%name = dialect.op` / `dialect.op` at the start of an op: the common heads, matched without tokens.
+_OP_HEAD = re.compile(r"(?:(%[A-Za-z0-9_$.\-]++)[ \t\r\n]*+=[ \t\r\n]*+)?([A-Za-z_][A-Za-z0-9_$.]*+)")
+_TYPE_TEXT = re.compile(fastformat.TYPE)
+_LBRACE = re.compile(r"[ \t\r\n]*+\{(?!-\#)")
+_CARET_AHEAD = re.compile(r"(?:[ \t\r\n]++|//[^\n]*+)*+\^[A-Za-z0-9_$.\-]")
+_OP_HEAD_WS = re.compile(r"[ \t\r\n]*+" + _OP_HEAD.pattern)
+# After an op: the next token surely lexes and is not `loc` (so there is no trailing location to skip).
+_NO_TRAILING_LOC = re.compile(r"[ \t\r\n]*+(?:%[A-Za-z0-9_$.\-]|\}|\^[A-Za-z0-9_$.\-]|(?!loc(?![A-Za-z0-9_$.]))[A-Za-z_])")
 _SIMPLE_TYPES = {
     "index": T.INDEX,
     "none": T.NONE,
@@ -62,6 +74,12 @@ class Parser:
         self.scopes: list[_Scope] = [_Scope()]
         self.op_stack: list[str] = []
         self.fragment_args: list[Placeholder] = []
+        # memo tables of the compiled-format fast path (xesim.ir.fastformat): source text -> parsed value
+        self.type_memo: dict[str, T.Type] = {}
+        self.attr_memo: dict[str, A.Attribute] = {}
+        self.dict_memo: dict[str, dict[str, A.Attribute]] = {}
+        self.fast = fastformat.ENABLED
+        self._ops = self.registry.ops
         # hot paths: bind the lexer's methods directly
         self.peek = self.lex.peek  # type: ignore[method-assign]
         self.next = self.lex.next  # type: ignore[method-assign]
@@ -226,11 +244,18 @@ class Parser:
                 ph = Placeholder(type, name, loc)
                 sc.forward[name] = ph
                 return ph
-        if v.type != type:
+        if v.type is not type and v.type != type:
             raise error(
                 loc, f"use of value '%{name}' expects different type than prior uses: '{type}' vs '{v.type}'"
             )
         return v
+
+    def resolve_at(self, name: str, type: T.Type, offset: int) -> Value:
+        """:meth:`resolve_value` for a use at ``offset``; the location is only built when it is needed."""
+        v = self.scopes[-1].values.get(name)
+        if v is not None and v.type is type:
+            return v
+        return self.resolve_value(name, type, Location(self.source, offset))
 
     def push_region_scope(self, isolated: bool) -> None:
         if isolated:
@@ -287,7 +312,12 @@ class Parser:
 
     # ================================================================== operations
     def parse_operation(self) -> Operation:
-        start = self.peek().start
+        t = self.peek()
+        if (t.kind == "percent" or t.kind == "bare") and self.fast:
+            m = _OP_HEAD.match(self.source.text, t.start)
+            if m is not None:
+                return self._parse_headed_operation(m)
+        start = t.start
         results: list[tuple[str, int, Location]] = []
         if self.peek().kind == "percent":
             while True:
@@ -331,6 +361,45 @@ class Parser:
             idx += count
         return op
 
+    def _parse_headed_operation(self, m: re.Match[str]) -> Operation:
+        """An op in custom form with at most one plain result name, its head already matched by
+        ``_OP_HEAD``: the same steps as :meth:`parse_operation` without tokenizing the head."""
+        source = self.source
+        rstart = m.start(1)
+        loc = Location(source, rstart if rstart >= 0 else m.start(2))
+        od = self._ops.get(m.group(2))
+        if od is None:
+            od = self.resolve_op_name(m.group(2), Location(source, m.start(2)))
+        # the compiled path parses no regions, so it needs no op_stack entry (default dialects)
+        try:
+            entry = od._fast_entry  # type: ignore[attr-defined]
+        except AttributeError:
+            entry = fast_entry(od, self.registry.enums)
+        op = entry(self, loc, source.text, m.end()) if entry is not None else None
+        if op is None:
+            self.op_stack.append(od.name)
+            try:
+                self.lex.reset(m.end())
+                op = parse_with_formats(self, od, loc)
+            finally:
+                self.op_stack.pop()
+        lex = self.lex
+        if lex._peeked is not None or _NO_TRAILING_LOC.match(source.text, lex.pos) is None:
+            self._skip_trailing_loc()
+        if rstart >= 0:
+            if len(op.results) != 1:
+                raise error(loc, f"operation defines {len(op.results)} results but was provided 1 to bind")
+            name = m.group(1)[1:]
+            sc = self.scopes[-1]
+            if sc.forward or name in sc.values:
+                self.define_value(name, op.results[0], Location(source, rstart))
+            else:  # define_value's common case: a new name and no pending forward references
+                value = op.results[0]
+                value.name = name
+                sc.values[name] = value
+                sc.defs_stack[-1].append(name)
+        return op
+
     def _skip_trailing_loc(self) -> None:
         if self.at_keyword("loc"):
             self.parse_location()
@@ -365,8 +434,6 @@ class Parser:
         return od
 
     def parse_custom_operation(self, loc: Location) -> Operation:
-        from xesim.ir.formatengine import parse_with_formats
-
         t = self.next()
         od = self.resolve_op_name(t.text, self.loc(t.start))
         self.op_stack.append(od.name)
@@ -376,8 +443,6 @@ class Parser:
             self.op_stack.pop()
 
     def parse_generic_operation(self, loc: Location) -> Operation:
-        from xesim.ir.formatengine import OpState, build_operation
-
         t = self.next()
         name = unescape_string(t.text)
         od = self.registry.get(name)
@@ -444,7 +509,12 @@ class Parser:
     # ================================================================== regions
     def parse_region(self, isolated: bool = False, entry_args: list[tuple[str, T.Type, Location]] | None = None) -> Region:
         """Parse ``{ ... }``.  ``entry_args`` are (name, type, loc) defined by the op (e.g. a loop IV)."""
-        self.expect("{", "to begin a region")
+        lex = self.lex
+        m = _LBRACE.match(self.source.text, lex.pos) if lex._peeked is None and self.fast else None
+        if m is not None:
+            lex.reset(m.end())
+        else:
+            self.expect("{", "to begin a region")
         region = Region()
         self.push_region_scope(isolated)
         try:
@@ -455,7 +525,8 @@ class Parser:
                 for name, ty, aloc in entry_args:
                     arg = entry.add_arg(ty, name, aloc)
                     self.define_value(name, arg, aloc)
-                if self.peek().kind == "caret":
+                if (_CARET_AHEAD.match(self.source.text, lex.pos) is not None if lex._peeked is None
+                        else lex._peeked.kind == "caret"):
                     raise self.fail("invalid block name in region with named arguments")
                 self._parse_block_body(entry)
             if not self.at_punct("}"):
@@ -508,7 +579,15 @@ class Parser:
         return block
 
     def _parse_block_body(self, block: Block) -> None:
+        lex = self.lex
+        text = self.source.text
+        fast = self.fast
         while True:
+            if fast and lex._peeked is None:
+                m = _OP_HEAD_WS.match(text, lex.pos)
+                if m is not None:  # the next token starts an op head (as parse_operation would find)
+                    block.append(self._parse_headed_operation(m))
+                    continue
             t = self.peek()
             if t.kind == "caret" or t.is_punct("}"):
                 return
@@ -526,6 +605,23 @@ class Parser:
 
     def parse_optional_type(self) -> T.Type | None:
         t = self.peek()
+        kind = t.kind
+        if (kind == "excl" or kind == "bare" and (t.text == "vector" or t.text == "memref")) and self.fast:
+            # shaped and dialect types: memoised by their spelling (as in xesim.ir.fastformat)
+            m = _TYPE_TEXT.match(self.source.text, t.start)
+            if m is not None:
+                key = m.group()
+                ty = self.type_memo.get(key)
+                if ty is not None:
+                    self.lex.reset(m.end())
+                    return ty
+                ty = self._parse_optional_type(t)
+                if ty is not None and self.lex.pos == m.end():
+                    self.type_memo[key] = ty
+                return ty
+        return self._parse_optional_type(t)
+
+    def _parse_optional_type(self, t: Token) -> T.Type | None:
         if t.kind == "bare":
             text = t.text
             simple = _SIMPLE_TYPES.get(text)
@@ -1034,10 +1130,31 @@ def _is_nan_bits(bits: int, ty: T.Type) -> bool:
     return math.isnan(_float_from_bits(bits, ty))
 
 
+# Young tracked objects above which a successful parse promotes its IR to the oldest GC generation.
+_PROMOTE_ABOVE = 50_000
+
+
 def parse_source(text: str, name: str = "<stdin>", fragment: bool = False, registry: Registry | None = None) -> Module:
-    """Parse MLIR text into a :class:`Module` (raises DiagnosticError)."""
+    """Parse MLIR text into a :class:`Module` (raises DiagnosticError).
+
+    The cyclic garbage collector is paused while the IR is built: the parse allocates many long-lived
+    container objects (and no garbage cycles), and collections triggered by them would rescan the growing
+    IR over and over.  A large IR is then moved straight to the oldest generation (``gc.freeze()`` +
+    ``gc.unfreeze()``), where the collector would move it after two more full scans anyway."""
     p = Parser(SourceFile(name, text), registry, fragment)
-    module = p.parse_module()
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        module = p.parse_module()
+    except BaseException:
+        if gc_was_enabled:
+            gc.enable()
+        raise
+    if gc_was_enabled:
+        if gc.get_count()[0] > _PROMOTE_ABOVE:
+            gc.freeze()
+            gc.unfreeze()
+        gc.enable()
     if fragment:
         module.fragment_args = p.fragment_args  # type: ignore[attr-defined]
     return module

@@ -40,8 +40,11 @@ def cast_incompatible(op: Any, ctx: Any) -> None:
 def same_operands_and_result_type(op: Any, ctx: Any) -> None:
     """SameOperandsAndResultType: every operand and result has one type."""
     types = [v.type for v in op.operands] + [r.type for r in op.results]
-    if any(t != types[0] for t in types[1:]):
-        ctx.error(op, "requires the same type for all operands and results")
+    t0 = types[0]
+    for t in types[1:]:
+        if t is not t0 and t != t0:
+            ctx.error(op, "requires the same type for all operands and results")
+            return
 
 
 @predicate("arith_cast_same_shape")

@@ -14,12 +14,13 @@ from xesim.verify.predicates import predicate
 def check_edge(ctx: Any, op: Operation, src: str, dst: str, src_types: list[T.Type], dst_types: list[T.Type]) -> bool:
     """Values flowing along a region-branch edge must match the successor's inputs in number and type
     (MLIR ``verifyTypesAlongControlFlowEdges``)."""
-    where = f"along control flow edge from {src} to {dst}"
     if len(src_types) != len(dst_types):
+        where = f"along control flow edge from {src} to {dst}"
         ctx.error(op, f"{where}: source has {len(src_types)} operands, but target successor needs {len(dst_types)}")
         return False
     for i, (s, d) in enumerate(zip(src_types, dst_types, strict=True)):
-        if s != d:
+        if s is not d and s != d:
+            where = f"along control flow edge from {src} to {dst}"
             ctx.error(op, f"{where}: source type #{i} '{s}' should match input type #{i} '{d}'")
             return False
     return True
@@ -64,7 +65,8 @@ def scf_for(op: Operation, ctx: Any) -> None:
     constant step is positive, iter_args / body arguments / results agree in number and type, and the yield
     passes values of the result types."""
     lb, ub, step = op.operand("lowerBound"), op.operand("upperBound"), op.operand("step")
-    if not (lb.type == ub.type == step.type):
+    lt = lb.type
+    if not ((ub.type is lt or ub.type == lt) and (step.type is lt or step.type == lt)):
         ctx.error(op, "failed to verify that all of {lowerBound, upperBound, step} have same type")
         return
     if not _check_positive_steps(op, ctx, [step]):
@@ -81,7 +83,7 @@ def scf_for(op: Operation, ctx: Any) -> None:
     if not block.args:
         ctx.error(op, "expected the body to have the induction variable as its first argument")
         return
-    if block.args[0].type != lb.type:
+    if block.args[0].type is not lt and block.args[0].type != lt:
         ctx.error(op, "expected induction variable to be same type as bounds and step")
         return
     iter_args = block.args[1:]

@@ -168,8 +168,23 @@ def _check_layout_attr(attr: A.Attribute) -> xl.Layout:
     return lay
 
 
+# Types that passed check_tensor_desc_type, by identity (types are immutable and the parser shares equal
+# ones; the table keeps each type alive, so an id is not reused while it is in the table).
+_TDESC_OK: dict[int, T.TensorDescType] = {}
+
+
 def check_tensor_desc_type(t: T.TensorDescType) -> None:
-    """``TensorDescType::verify`` (+ the encoding's parameters).  Raises _RuleError (no op prefix)."""
+    """``TensorDescType::verify`` (+ the encoding's parameters).  Raises _RuleError (no op prefix).
+    The check depends on the type alone, so types that passed are remembered."""
+    if _TDESC_OK.get(id(t)) is t:
+        return
+    _check_tensor_desc_type(t)
+    if len(_TDESC_OK) > 4096:
+        _TDESC_OK.clear()
+    _TDESC_OK[id(t)] = t
+
+
+def _check_tensor_desc_type(t: T.TensorDescType) -> None:
     rank = len(t.shape)
     if rank == 0:
         raise _RuleError("expected non-zero rank tensor", on_op=False)
@@ -223,15 +238,14 @@ def check_tensor_desc_type(t: T.TensorDescType) -> None:
 
 
 def _check_types_and_attrs(op: Operation) -> None:
-    seen: set[T.Type] = set()
-    for v in [*op.operands, *op.results]:
-        t = v.type
-        if isinstance(t, T.TensorDescType) and t not in seen:
-            seen.add(t)
-            check_tensor_desc_type(t)
+    for vals in (op.operands, op.results):
+        for v in vals:
+            t = v.type
+            if t.__class__ is T.TensorDescType and _TDESC_OK.get(id(t)) is not t:
+                check_tensor_desc_type(t)
     od = op.opdef
     for name, a in op.attributes.items():
-        if xl.is_layout_attr(a):
+        if a.__class__ is A.DialectAttr and xl.is_layout_attr(a):
             _check_layout_attr(a)
         elif od is not None and name in od.attr_by_name and od.attr_by_name[name].kind == "layout":
             raise _RuleError(f"attribute '{name}' must be a #xegpu.layout or #xegpu.slice attribute, got {a}")

@@ -4,15 +4,49 @@ and ``kernel`` keywords from the GPU dialect docs)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from xesim.diagnostics import DiagnosticError, Location
 from xesim.ir import attributes as A
 from xesim.ir import types as T
 from xesim.ir.directives import Directive, directive
+from xesim.ir.fastformat import NAME, TYPE, WS, Miss, memo_type
+
+# `(%a: t, %b: u)` without argument attributes or locations, token for token as _parse_arg_list reads it
+_ARG = NAME + WS + ":(?!:)" + WS + TYPE
+_ARG_LIST = re.compile(WS + r"\((?:" + WS + "(" + _ARG + "(?:" + WS + "," + WS + _ARG + ")*+))?" + WS + r"\)")
+_ARG_ITEM = re.compile("(" + NAME + ")" + WS + ":" + WS + "(" + TYPE + ")")
+
+
+def _fast_arg_list(p: Any) -> list | None:
+    """The named arguments of a plain argument list matched in one go (types memoised as in
+    :mod:`xesim.ir.fastformat`), or None when the token-level parser must read it."""
+    text = p.source.text
+    start = p.lex.pos
+    m = _ARG_LIST.match(text, start)
+    if m is None:
+        return None
+    args: list = []
+    s = m.start(1)
+    if s >= 0:
+        src = p.source
+        try:
+            for x in _ARG_ITEM.finditer(text, s, m.end(1)):
+                args.append((x.group(1)[1:], memo_type(p, x.start(2), x.end(2)), Location(src, x.start(1))))
+        except (Miss, DiagnosticError):
+            p.lex.reset(start)
+            return None
+    p.lex.reset(m.end())
+    return args
 
 
 def _parse_arg_list(p: Any, named: bool | None) -> tuple[list, list, bool]:
     """``(%a: t {attrs}, ...)`` or ``(t, ...)``; returns (args [(name, type, loc)], arg attr dicts, named)."""
+    if named is not False and getattr(p, "fast", False):
+        fast = _fast_arg_list(p)
+        if fast is not None:
+            return fast, [{} for _ in fast], True if fast else bool(named)
     p.expect("(")
     args: list = []
     attrs: list = []

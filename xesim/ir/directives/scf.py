@@ -9,14 +9,17 @@ printed.  scf.parallel gets an implicit empty ``scf.reduce`` the same way (mlir-
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from xesim.diagnostics import Location
 from xesim.ir import attributes as A
 from xesim.ir import types as T
 from xesim.ir.core import Block, Operation, Region
 from xesim.ir.directives import Directive, directive
+from xesim.ir.fastformat import BARE_END, NAME, WS, WSC
 
 # ----------------------------------------------------------------------------------------- helpers
 
@@ -131,6 +134,12 @@ def _entry(region: Region | None) -> Block | None:
 
 # ----------------------------------------------------------------------------------------- scf.for
 
+# The common loop head, token for token as ForOp.parse reads it (see xesim.ir.fastformat for the pieces).
+_FOR_HEAD = re.compile(
+    WS + "(" + NAME + ")" + WS + "=" + WS + "(" + NAME + ")" + WS + "to" + BARE_END + WS + "(" + NAME + ")"
+    + WS + "step" + BARE_END + WS + "(" + NAME + ")" + "(?!" + WSC + "(?:iter_args" + BARE_END + "|:))"
+)
+
 
 @directive("ForOp")
 class ForOp(Directive):
@@ -141,27 +150,34 @@ class ForOp(Directive):
 
     def parse(self, p: Any, st: Any, args: list) -> None:
         lb, ub, step, inits, results, region, unsigned = (a.name for a in args)
-        if p.accept_keyword("unsigned"):
-            st.attrs[unsigned] = A.UnitAttr()
-        iv, iv_loc = _parse_value_name(p)
-        p.expect("=")
-        bounds = [p.parse_ssa_use_ref()]
-        p.expect_keyword("to")
-        bounds.append(p.parse_ssa_use_ref())
-        p.expect_keyword("step")
-        bounds.append(p.parse_ssa_use_ref())
         names: list = []
         refs: list = []
         types: list[T.Type] = []
-        if p.accept_keyword("iter_args"):
-            names, refs = _parse_assignment_list(p)
-            p.expect("->", "after iter_args")
-            types = parse_arrow_types(p)
-            if len(types) != len(names):
-                raise p.fail("mismatch in number of loop-carried values and defined values", st.loc.offset)
         iv_type: T.Type = T.INDEX
-        if p.accept(":"):
-            iv_type = p.parse_type()
+        m = _FOR_HEAD.match(p.source.text, p.lex.pos) if getattr(p, "fast", False) else None
+        if m is not None:  # `%iv = %lb to %ub step %s` without iter_args or type: matched in one go
+            src = p.source
+            iv, iv_loc = m.group(1)[1:], Location(src, m.start(1))
+            bounds = [(m.group(k)[1:], Location(src, m.start(k))) for k in (2, 3, 4)]
+            p.lex.reset(m.end())
+        else:
+            if p.accept_keyword("unsigned"):
+                st.attrs[unsigned] = A.UnitAttr()
+            iv, iv_loc = _parse_value_name(p)
+            p.expect("=")
+            bounds = [p.parse_ssa_use_ref()]
+            p.expect_keyword("to")
+            bounds.append(p.parse_ssa_use_ref())
+            p.expect_keyword("step")
+            bounds.append(p.parse_ssa_use_ref())
+            if p.accept_keyword("iter_args"):
+                names, refs = _parse_assignment_list(p)
+                p.expect("->", "after iter_args")
+                types = parse_arrow_types(p)
+                if len(types) != len(names):
+                    raise p.fail("mismatch in number of loop-carried values and defined values", st.loc.offset)
+            if p.accept(":"):
+                iv_type = p.parse_type()
         for name, ref in ((lb, bounds[0]), (ub, bounds[1]), (step, bounds[2])):
             st.operand_refs[name] = [ref]
             st.types[name] = [iv_type]
