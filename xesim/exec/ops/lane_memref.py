@@ -51,6 +51,17 @@ def _element_indices(m: Any, ii: list, n: int) -> tuple[np.ndarray, np.ndarray] 
     return tv, e
 
 
+def _all_lanes(fr: list, ks: Any, ms: int, idx: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(typed view, element index per lane) when the fast path applies: a uniform memref, every lane active,
+    some index lane-dependent and every lane in bounds; else None."""
+    m = fr[ms]
+    n = ks.subgroup_size
+    if type(m) is Varying or len(ks.lane_mask) != n:
+        return None
+    ii = _index_arrays(fr, idx, n)
+    return None if ii is None else _element_indices(m, ii, n)
+
+
 def _fast_ok(cx: Any) -> bool:
     return not getattr(cx.engine, "check_races", False)
 
@@ -67,16 +78,7 @@ def _load(op: Any, cx: Any):
     res = cx.slot(op.results[0])
 
     def step(fr: list) -> None:
-        m = fr[ms]
-        n = ks.subgroup_size
-        if type(m) is Varying or len(ks.lane_mask) != n:
-            slow(fr)
-            return
-        ii = _index_arrays(fr, idx, n)
-        if ii is None:
-            slow(fr)
-            return
-        found = _element_indices(m, ii, n)
+        found = _all_lanes(fr, ks, ms, idx)
         if found is None:
             slow(fr)
             return
@@ -98,21 +100,12 @@ def _store(op: Any, cx: Any):
     idx = cx.slots(group(op, "indices"))
 
     def step(fr: list) -> None:
-        m = fr[ms]
-        n = ks.subgroup_size
-        if type(m) is Varying or len(ks.lane_mask) != n:
-            slow(fr)
-            return
-        ii = _index_arrays(fr, idx, n)
-        if ii is None:
-            slow(fr)
-            return
-        found = _element_indices(m, ii, n)
+        found = _all_lanes(fr, ks, ms, idx)
         if found is None:
             slow(fr)
             return
         tv, e = found
-        if np.unique(e).size != n:  # several lanes store to one element: lane order decides
+        if np.unique(e).size != e.size:  # several lanes store to one element: lane order decides
             slow(fr)
             return
         v = fr[vs]

@@ -400,6 +400,28 @@ def _lane_value_of(vals: np.ndarray, t: Any) -> Any:
     return scalar(vals.reshape(-1)[0].item() if vals.dtype.kind in "iub" else vals.reshape(-1)[0], t)
 
 
+def _scatter_access(op: Any, cx: Any, src_name: str, vt: Any, kind: str):
+    """Compile a SIMT scattered load / store: ``(prepare(fr) -> (lanes, space, base, offsets, mask, address bits),
+    chunk, dtype)``; ``prepare`` validates every active, unmasked lane (bounds, message rules, alignment)."""
+    engine = cx.engine
+    ks = engine.kstate
+    get, isz, chunk = _lane_scatter_plan(op, cx, src_name, vt)
+    if (vt.num_elements if isinstance(vt, T.VectorType) else 1) != chunk:
+        what = "result" if kind == "load" else "value"
+        raise compile_error(op, f"each lane {kind}s {chunk} element(s) (chunk_size) but the {what} is {vt}")
+    get_mask = _lane_mask(op, cx)
+
+    def prepare(fr: list) -> tuple:
+        lanes = ks.subgroup_size
+        space, base, offs, limit, origin = get(fr, lanes)
+        mask = get_mask(fr, lanes)
+        _lane_check(space, base, offs, mask, chunk, isz, limit, origin)
+        bits = _scatter_checks(engine, op, isz, chunk, lanes, space, kind, base, offs, mask)
+        return lanes, space, base, offs, mask, bits
+
+    return prepare, chunk, dtype_of(T.element_type_of(vt))
+
+
 @lane_impl("xegpu.load")
 def _load(op: Any, cx: Any):
     vt = op.results[0].type
@@ -407,22 +429,14 @@ def _load(op: Any, cx: Any):
         return per_lane(op, cx, IMPLS[op.name](op, cx))
     engine = cx.engine
     ks = engine.kstate
-    get, isz, chunk = _lane_scatter_plan(op, cx, "source", vt)
-    if (vt.num_elements if isinstance(vt, T.VectorType) else 1) != chunk:
-        raise compile_error(op, f"each lane loads {chunk} element(s) (chunk_size) but the result is {vt}")
-    dt = dtype_of(T.element_type_of(vt))
-    get_mask = _lane_mask(op, cx)
+    prepare, chunk, dt = _scatter_access(op, cx, "source", vt, "load")
     res = cx.slot(op.results[0])
     masked = engine.target.scatter.masked_load_value
 
     def step(fr: list) -> None:
         from xesim.hw.scatter import gather
 
-        lanes = ks.subgroup_size
-        space, base, offs, limit, origin = get(fr, lanes)
-        mask = get_mask(fr, lanes)
-        _lane_check(space, base, offs, mask, chunk, isz, limit, origin)
-        bits = _scatter_checks(engine, op, isz, chunk, lanes, space, "load", base, offs, mask)
+        lanes, space, base, offs, mask, bits = prepare(fr)
         try:
             vals = gather(space, base, offs, mask, chunk, dt, masked_value=masked,
                           previous=np.zeros((lanes, chunk), dt), address_bits=bits)
@@ -445,22 +459,14 @@ def _store(op: Any, cx: Any):
         return per_lane(op, cx, IMPLS[op.name](op, cx))
     engine = cx.engine
     ks = engine.kstate
-    get, isz, chunk = _lane_scatter_plan(op, cx, "dest", vt)
-    if (vt.num_elements if isinstance(vt, T.VectorType) else 1) != chunk:
-        raise compile_error(op, f"each lane stores {chunk} element(s) (chunk_size) but the value is {vt}")
-    dt = dtype_of(T.element_type_of(vt))
-    get_mask = _lane_mask(op, cx)
+    prepare, chunk, dt = _scatter_access(op, cx, "dest", vt, "store")
     s_val = cx.slot(val)
     order = engine.target.scatter.store_lane_order
 
     def step(fr: list) -> None:
         from xesim.hw.scatter import scatter
 
-        lanes = ks.subgroup_size
-        space, base, offs, limit, origin = get(fr, lanes)
-        mask = get_mask(fr, lanes)
-        _lane_check(space, base, offs, mask, chunk, isz, limit, origin)
-        bits = _scatter_checks(engine, op, isz, chunk, lanes, space, "store", base, offs, mask)
+        lanes, space, base, offs, mask, bits = prepare(fr)
         v = fr[s_val]
         data = np.zeros((lanes, chunk), dt)
         for i in ks.lane_mask:
