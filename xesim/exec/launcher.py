@@ -181,28 +181,38 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     ks.printf_buffer = []
     ks.grf = grf.launch(engine, kernel, name, level)  # register files per instance, None when the model is off
     try:
-        for gz in range(grid[2]):
-            for gy in range(grid[1]):
-                for gx in range(grid[0]):
-                    ks.block_id = (gx, gy, gz)
-                    ks.slm = AddressSpace("shared local memory", base=SLM_BASE, capacity=slm_bytes)
-                    ks.slm_allocs = {}
-                    from xesim.exec.races import RaceDetector  # --check-races: one detector per workgroup
+        def run_workgroup(wg: tuple[int, int, int]) -> None:
+            ks.block_id = wg
+            ks.slm = AddressSpace("shared local memory", base=SLM_BASE, capacity=slm_bytes)
+            ks.slm_allocs = {}
+            from xesim.exec.races import RaceDetector  # --check-races: one detector per workgroup
 
-                    ks.races = RaceDetector(ks.num_subgroups, ks) if engine.check_races else None
-                    wg_bufs = [_slm_buffer(ks.slm, t) for t in wg_types]
+            ks.races = RaceDetector(ks.num_subgroups, ks) if engine.check_races else None
+            wg_bufs = [_slm_buffer(ks.slm, t) for t in wg_types]
 
-                    def run_instance(inst: tuple, wg_bufs: list = wg_bufs) -> None:
-                        _activate(ks, inst, bx, by)
-                        priv = [_private_buffer(engine, t) for t in priv_types]
-                        code(list(args) + wg_bufs + priv)
+            def run_instance(inst: tuple, wg_bufs: list = wg_bufs) -> None:
+                _activate(ks, inst, bx, by)
+                priv = [_private_buffer(engine, t) for t in priv_types]
+                code(list(args) + wg_bufs + priv)
 
-                    if use_coroutines:
-                        Scheduler(ks, instances, run_instance, bx, by, engine.schedule, rng,
-                                  engine.target.nbarrier.count).run()
-                    else:
-                        for inst in instances:
-                            run_instance(inst)
+            if use_coroutines:
+                Scheduler(ks, instances, run_instance, bx, by, engine.schedule, rng,
+                          engine.target.nbarrier.count).run()
+            else:
+                for inst in instances:
+                    run_instance(inst)
+
+        def run_workgroups(subset: list[tuple[int, int, int]]) -> None:
+            """Run ``subset`` of the grid's workgroups, one after another, in the given order."""
+            for wg in subset:
+                run_workgroup(wg)
+
+        # every workgroup of the grid, x fastest (spec §3.2); the order results and output follow
+        workgroups = [(gx, gy, gz) for gz in range(grid[2]) for gy in range(grid[1]) for gx in range(grid[0])]
+        from xesim.exec import batch, parallel
+
+        runner = batch.runner(engine, kernel, level, instances, args, run_workgroups) or run_workgroups
+        parallel.run_workgroups(engine, kernel, workgroups, runner)
     except ExecFault as exc:
         if not exc.context:
             exc.context = ks.context()
