@@ -1,12 +1,770 @@
-"""Batched kernel execution along the leading instance axis (issue 7 §3).  Placeholder: no batching yet."""
+"""Batched kernel execution along the leading instance axis (issue 7 §3; ARCHITECTURE.md "Performance").
+
+A subgroup-level (SG) or VC kernel launch normally runs its instances — the subgroups of every workgroup — one
+after another (:mod:`xesim.exec.launcher`).  When the kernel qualifies, the launcher runs instead **many
+instances together**: every op executes once for a *batch* of ``B`` instances (whole workgroups, in grid order),
+and a value is either uniform (the ordinary run-time value: constants, loop counters, anything not derived from
+the ids) or a :class:`~xesim.exec.lanes.Varying` whose item ``i`` is instance ``i``'s value (``arr`` = the
+``[B, ...]`` numpy stack).  Ops with a batched implementation here (ids, block descriptors, ``load_nd`` /
+``store_nd`` / ``prefetch_nd``, ``dpas``) handle all instances in a few numpy / numba calls; element-wise ops run
+once on the stack; pure scalar ops run once on ``[B]`` arrays (their ordinary implementation compiled for a
+``vector<B x T>`` clone, as at lane level); any other op runs once per instance in instance order.
+
+**Equivalence.**  Executing op by op, instance 0..B-1 at each op, is one interleaving of the instances'
+instruction streams — a schedule the hardware may produce (subgroups run concurrently).  For every race-free
+program every interleaving gives the same memory and output as running the instances one after another, so the
+result is bit-identical to the reference execution (``XESIM_ENGINE=both`` cross-checks it).
+
+**Qualifying kernels** (:func:`batchable`): SG, VC or WG level (a WG kernel's instance is a whole workgroup in
+the whole-tile view, :mod:`xesim.exec.workgroup`); no barriers, named barriers or fences (their
+interleavings need the coroutine scheduler), no ``gpu.printf`` / ``vector.print`` (output order), no atomics,
+no workgroup/private attributions or SLM, only ``scf.for`` / ``scf.if`` regions with one block; and the engine
+runs without the register-file model, race detection, the random schedule or the reference kernel engine.
+
+**Divergence and faults.**  A loop bound or ``scf.if`` condition that differs between the instances of a batch,
+and every runtime fault, abandon the batch: memory the kernel can reach is restored from a snapshot taken before
+the batch, and the batch's workgroups run again one instance after another (the reference path), so a program
+that diverges or faults behaves — output, memory, the fault reported — exactly as without batching.
+"""
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable
 from typing import Any
+
+import numpy as np
+
+from xesim.exec.interpreter import Compiler, ExecFault, run_region
+from xesim.exec.lanes import Varying, _elementwise, _scalar_clone, stacked
+from xesim.exec.tdesc import NdDesc
+from xesim.hw.memory import MemoryFault
+
+#: instances per batch (whole workgroups are never split; at least one workgroup per batch)
+MAX_BATCH = int(os.environ.get("XESIM_BATCH", "2048") or "2048")
+#: bytes of vector values per batch, estimated as the sum of every vector result of the kernel per instance
+BATCH_BYTES = 256 << 20
+#: XESIM_BATCH_DEBUG=1: say on stderr why a batch fell back to one-instance-at-a-time execution
+DEBUG = bool(os.environ.get("XESIM_BATCH_DEBUG"))
+
+# Ops a batched kernel may not contain (see the module docstring); ``*`` = every op of a dialect prefix.
+_EXCLUDED = frozenset({
+    "gpu.barrier", "gpu.printf", "vector.print", "xegpu.nbarrier_arrive", "xegpu.nbarrier_wait",
+    "xegpu.init_nbarrier", "xegpu.alloc_nbarrier", "xegpu.fence", "memref.atomic_rmw",
+    "memref.generic_atomic_rmw", "xegpu.atomic_rmw", "memref.alloc", "memref.alloca", "memref.realloc",
+    "xegpu.create_mem_desc", "xegpu.mem_desc_subview", "xegpu.load_matrix", "xegpu.store_matrix", "func.call",
+    "gpu.shuffle", "gpu.subgroup_reduce",
+})
+_REGION_OPS = frozenset({"scf.for", "scf.if"})
+# Ops without side effects beyond reading memory: with uniform operands they run once for the whole batch.
+_READS = frozenset({"memref.load", "vector.load", "vector.transfer_read", "vector.maskedload", "vector.gather",
+                    "xegpu.load", "xegpu.prefetch", "xegpu.prefetch_nd", "memref.dim", "gpu.return"})
+
+BATCH_IMPLS: dict[str, Callable[[Any, Any], Any]] = {}
+#: counts for tests and benchmarks: batches run batched, batches re-run one instance at a time
+STATS = {"batched": 0, "fallback": 0}
+
+
+class Diverged(Exception):
+    """The instances of a batch disagree on control flow; the batch runs again instance by instance."""
+
+
+def batch_impl(*names: str):
+    def wrap(fn):
+        for n in names:
+            BATCH_IMPLS[n] = fn
+        return fn
+
+    return wrap
+
+
+# ----------------------------------------------------------------------------------------------- qualification
+def batchable(engine: Any, kernel: Any, level: str) -> str | None:
+    """None when the kernel's launches may run batched, else the reason they may not."""
+    if level not in ("subgroup", "vc", "workgroup"):
+        return f"{level}-level kernel"
+    if (getattr(engine, "kernel_reference", False) or getattr(engine, "engine_mode", "fast") == "reference"
+            or engine.grf_mode != "off" or engine.check_races or engine.schedule == "random"):
+        return "engine options"
+    if MAX_BATCH < 2:
+        return "XESIM_BATCH < 2"
+    ft = kernel.attributes["function_type"].type
+    if len(kernel.regions[0].blocks[0].args) != len(ft.inputs):
+        return "workgroup or private attributions"
+    for op in kernel.walk():
+        if op is kernel:
+            continue
+        if op.name in _EXCLUDED:
+            return f"contains {op.name}"
+        if op.regions and op.name not in _REGION_OPS:
+            return f"contains {op.name} (a region op without a batched form)"
+        if any(len(r.blocks) > 1 for r in op.regions):
+            return "multi-block region"
+        for v in (*op.operands, *op.results):
+            if _in_slm(v.type):
+                return "shared local memory"
+    if len(kernel.regions[0].blocks) != 1:
+        return "multi-block kernel body"
+    return None
+
+
+def _in_slm(t: Any) -> bool:
+    from xesim.exec.ops.memref import is_workgroup_space
+    from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+
+    if isinstance(t, T.TensorDescType):
+        return t.memory_space == "slm"
+    return isinstance(t, T.MemRefType) and is_workgroup_space(getattr(t, "memory_space", None))
+
+
+# ----------------------------------------------------------------------------------------------- compiler
+class BatchState:
+    """The batch being executed: ids of its instances (arrays over the instance axis)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.block_id = np.zeros((0, 3), np.int64)
+        self.thread_id = np.zeros((0, 3), np.int64)
+        self.subgroup_id = np.zeros(0, np.int64)
+
+
+class BatchCompiler(Compiler):
+    """Compiles a kernel for batches of ``n`` instances (module docstring)."""
+
+    def __init__(self, engine: Any, func_op: Any, n: int, bs: BatchState) -> None:
+        super().__init__(engine, func_op)
+        self.n = n
+        self.bs = bs
+
+    def compile_op(self, op: Any, is_term: bool) -> Any:
+        fn = BATCH_IMPLS.get(op.name)
+        if fn is not None:
+            return fn(op, self)
+        compiled = Compiler.compile_op(self, op, is_term)
+        if compiled is None or is_term:
+            return compiled
+        return per_instance(op, self, compiled)
+
+
+def _as_uniform(v: Any) -> Any:
+    """A Varying whose items are all equal as one value, else the Varying."""
+    if type(v) is not Varying:
+        return v
+    arr = v.arr
+    if arr is not None and arr.ndim == 1:
+        return arr[0].item() if (arr == arr[0]).all() else v
+    items = v.lanes
+    first = items[0]
+    if isinstance(first, np.ndarray) or any(not (x == first) for x in items[1:]):
+        return v
+    return first
+
+
+def _varies(v: Any) -> bool:
+    return isinstance(v, Varying)
+
+
+def run_each(fr: list, n: int, step: Callable[[list], None], in_slots: list[int], out_slots: list[int]) -> list:
+    """Run ``step`` once per instance with that instance's operand values; per result slot, the list of
+    instance results."""
+    saved = [fr[s] for s in in_slots]
+    var = [(s, v) for s, v in zip(in_slots, saved) if _varies(v)]
+    items = [(s, v.lanes) for s, v in var]
+    outs: list[list] = [[None] * n for _ in out_slots]
+    try:
+        for i in range(n):
+            for s, lst in items:
+                fr[s] = lst[i]
+            step(fr)
+            for k, s in enumerate(out_slots):
+                outs[k][i] = fr[s]
+    finally:
+        for s, v in zip(in_slots, saved):
+            fr[s] = v
+    return outs
+
+
+def _stack_or_list(vals: list) -> Varying:
+    first = vals[0]
+    if isinstance(first, np.ndarray):
+        try:
+            return Varying(vals, np.stack(vals))
+        except ValueError:
+            return Varying(vals)
+    if isinstance(first, (int, float, bool, np.generic)) and all(type(x) is type(first) for x in vals):
+        return Varying(vals)
+    return Varying(vals)
+
+
+def per_instance(op: Any, cx: BatchCompiler, step: Callable[[list], None]) -> Callable[[list], None]:
+    """The batched step of an op with only an ordinary implementation (module docstring)."""
+    n = cx.n
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+    out_slots = cx.slots(op.results)
+    pure = op.opdef is not None and "pure" in op.opdef.traits
+    once = pure or op.name in _READS or op.name.startswith(("arith.", "math.", "index.", "gpu.")) and not op.regions
+    vector_shape = tuple(op.results[0].type.shape) if _elementwise(op) else None
+    clone = _scalar_clone(op, cx, n)
+    op_slots = cx.slots(op.operands)
+
+    def stacked_step(fr: list) -> bool:
+        saved = {s: fr[s] for s in in_slots}
+        try:
+            for s in in_slots:
+                fr[s] = stacked(saved[s], n)
+            step(fr)
+        except ExecFault:
+            return False
+        finally:
+            for s, v in saved.items():
+                fr[s] = v
+        outs = [fr[s] for s in out_slots]
+        if not all(isinstance(o, np.ndarray) and o.shape == (n, *vector_shape) for o in outs):
+            return False
+        for s, o in zip(out_slots, outs):
+            fr[s] = Varying.from_stack(o)
+        return True
+
+    def clone_step(fr: list) -> bool:
+        cstep, c_in, c_out, dtypes = clone  # type: ignore[misc]
+        for src, dst, dt in zip(op_slots, c_in, dtypes):
+            v = fr[src]
+            if _varies(v):
+                if v.arr is not None and v.arr.ndim == 1 and v.arr.dtype == dt:
+                    fr[dst] = v.arr
+                    continue
+                try:
+                    fr[dst] = np.array(v.lanes, dt)
+                except (TypeError, ValueError, OverflowError):
+                    return False
+            else:
+                fr[dst] = np.full(n, v, dt)
+        try:
+            cstep(fr)
+        except ExecFault:
+            return False
+        for src, dst in zip(out_slots, c_out):
+            fr[src] = Varying(None, fr[dst])
+        return True
+
+    def bstep(fr: list) -> None:
+        if not any(_varies(fr[s]) for s in in_slots):
+            if once:
+                step(fr)
+                return
+        elif vector_shape is not None and stacked_step(fr):
+            return
+        elif clone is not None and clone_step(fr):
+            return
+        outs = run_each(fr, n, step, in_slots, out_slots)
+        for s, vals in zip(out_slots, outs):
+            fr[s] = _stack_or_list(vals)
+
+    return bstep
+
+
+# ----------------------------------------------------------------------------------------------- control flow
+@batch_impl("scf.for")
+def _for(op: Any, cx: BatchCompiler):
+    from xesim.exec.ops.scf import _for_interpreted
+
+    step = _for_interpreted(op, cx)
+    bounds = cx.slots(op.operands[:3])
+
+    def bstep(fr: list) -> None:
+        saved = [fr[s] for s in bounds]
+        for s, v in zip(bounds, saved):
+            u = _as_uniform(v)
+            if _varies(u):
+                raise Diverged("loop bounds differ between instances")
+            fr[s] = u
+        try:
+            step(fr)
+        finally:
+            for s, v in zip(bounds, saved):
+                fr[s] = v
+
+    return bstep
+
+
+@batch_impl("scf.if")
+def _if(op: Any, cx: BatchCompiler):
+    from xesim.exec.registry import IMPLS
+
+    step = IMPLS["scf.if"](op, cx)
+    c = cx.slot(op.operands[0])
+
+    def bstep(fr: list) -> None:
+        saved = fr[c]
+        u = _as_uniform(saved)
+        if _varies(u):
+            raise Diverged("an scf.if condition differs between instances")
+        fr[c] = u
+        try:
+            step(fr)
+        finally:
+            fr[c] = saved
+
+    return bstep
+
+
+# ----------------------------------------------------------------------------------------------- ids
+def _id_impl(read: Callable[[BatchState, int, Any], np.ndarray]):
+    def compile_fn(op: Any, cx: BatchCompiler):
+        from xesim.exec.ops.gpu import _dim_index
+
+        out = cx.slot(op.results[0])
+        d = _dim_index(op) if "dimension" in op.attributes else 0
+        bs, ks = cx.bs, cx.engine.kstate
+
+        def step(fr: list) -> None:
+            arr = read(bs, d, ks)
+            fr[out] = int(arr[0]) if (arr == arr[0]).all() else Varying.from_stack(arr)
+
+        return step
+
+    return compile_fn
+
+
+batch_impl("gpu.block_id")(_id_impl(lambda bs, d, ks: bs.block_id[:, d]))
+batch_impl("gpu.thread_id")(_id_impl(lambda bs, d, ks: bs.thread_id[:, d]))
+batch_impl("gpu.subgroup_id")(_id_impl(lambda bs, d, ks: bs.subgroup_id))
+batch_impl("gpu.global_id")(_id_impl(lambda bs, d, ks: bs.block_id[:, d] * ks.block[d] + bs.thread_id[:, d]))
+
+
+# ----------------------------------------------------------------------------------------------- descriptors
+class NdBatch(Varying):
+    """Block descriptors of a batch that differ only in their offsets: ``desc`` (any instance's descriptor) and
+    ``offs`` ``[B, rank]``; ``lanes`` gives the per-instance :class:`NdDesc` values."""
+
+    __slots__ = ("desc", "offs")
+
+    def __init__(self, desc: NdDesc, offs: np.ndarray) -> None:
+        super().__init__(None, None)
+        self.desc = desc
+        self.offs = offs
+
+    @property
+    def lanes(self) -> list:
+        if self._lanes is None:
+            d = self.desc
+            self._lanes = [NdDesc(d.space, d.base, d.height, d.width, d.pitch, tuple(int(x) for x in o),
+                                  d.elem_bytes, d.origin, d._surface) for o in self.offs]
+        return self._lanes
+
+
+def _nd_batch(vals: list) -> Varying:
+    d0 = vals[0]
+    if all(isinstance(d, NdDesc) and d.space is d0.space and d.base == d0.base and d.height == d0.height
+           and d.width == d0.width and d.pitch == d0.pitch and d.elem_bytes == d0.elem_bytes for d in vals):
+        b = NdBatch(d0, np.array([d.offsets for d in vals], np.int64))
+        b._lanes = vals
+        return b
+    return Varying(vals)
+
+
+@batch_impl("xegpu.create_nd_tdesc")
+def _create_nd_tdesc(op: Any, cx: BatchCompiler):
+    from xesim.exec.registry import IMPLS
+
+    step = IMPLS[op.name](op, cx)
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+    res = cx.slot(op.results[0])
+    n = cx.n
+
+    def bstep(fr: list) -> None:
+        if not any(_varies(fr[s]) for s in in_slots):
+            step(fr)
+            return
+        fr[res] = _nd_batch(run_each(fr, n, step, in_slots, [res])[0])
+
+    return bstep
+
+
+def _op_offsets(fr: list, get_off: Any, n: int) -> np.ndarray | None:
+    """The op's offset operands as ``[n, rank]`` int64 (None when there are none)."""
+    offs = get_off(fr)
+    if not offs:
+        return None
+    cols = [stacked(o, n).astype(np.int64) if _varies(o) else np.full(n, int(o), np.int64) for o in offs]
+    return np.stack(cols, axis=1)
+
+
+def _desc_and_offsets(fr: list, s_td: int, get_off: Any, n: int) -> tuple[NdDesc, np.ndarray] | None:
+    """The batch's common descriptor and every instance's block start ``[n, rank]``, or None when the
+    descriptors differ in more than their offsets."""
+    d = fr[s_td]
+    if isinstance(d, NdBatch):
+        base, offs = d.desc, d.offs
+    elif isinstance(d, NdDesc):
+        base, offs = d, np.broadcast_to(np.array(d.offsets, np.int64), (n, len(d.offsets)))
+    else:
+        return None
+    extra = _op_offsets(fr, get_off, n)
+    if extra is not None:
+        if extra.shape[1] != offs.shape[1]:
+            return None
+        offs = offs + extra
+    return base, offs
+
+
+@batch_impl("xegpu.update_nd_offset")
+def _update_nd_offset(op: Any, cx: BatchCompiler):
+    from xesim.exec.ops.xegpu import _operand, mixed_list
+    from xesim.exec.registry import IMPLS
+
+    step = IMPLS[op.name](op, cx)
+    s_td = cx.slot(_operand(op, "TensorDesc"))
+    res = cx.slot(op.results[0])
+    get_off, _ = mixed_list(cx, op, ("offsets",), ("const_offsets",))
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+    n = cx.n
+
+    def bstep(fr: list) -> None:
+        d = fr[s_td]
+        if not any(_varies(fr[s]) for s in in_slots):
+            step(fr)
+            return
+        if isinstance(d, (NdBatch, NdDesc)):
+            got = _desc_and_offsets(fr, s_td, get_off, n)
+            if got is not None:
+                fr[res] = NdBatch(got[0], np.ascontiguousarray(got[1]))
+                return
+        fr[res] = _nd_batch(run_each(fr, n, step, in_slots, [res])[0])
+
+    return bstep
+
+
+class _Block2D:
+    """Where a batch's 2-D blocks lie: every instance's start (x in message units, y) and whether its whole
+    block is inside the surface (then it is read / written straight from the allocation's bytes)."""
+
+    def __init__(self, engine: Any, op: Any, d: NdDesc, offs: np.ndarray, rows: int, width_units: int,
+                 unit: int, per_unit: int, check: bool, plan: Any, kind: str, bits: int) -> None:
+        from xesim.exec.ops.xegpu import _checker, _oob_region, _report, _surface
+
+        y, x = offs[:, 0], offs[:, 1]
+        n = len(x)
+        cols_el = width_units * per_unit
+        outside = (x < 0) | (y < 0) | (x + cols_el > d.width) | (y + rows > d.height)
+        if not check and outside.any():
+            i = int(np.argmax(outside))
+            raise ExecFault(_oob_region(d, int(x[i]), int(y[i]), rows, cols_el) or "out of bounds")
+        if per_unit > 1:
+            if (x % per_unit).any():
+                raise ExecFault(f"a column offset of a transposed {bits}-bit load is not a multiple of {per_unit}")
+            x = x // per_unit
+        self.x, self.y, self.n = x, y, n
+        # every message validated: the rules read the start only through x mod L and the offset range
+        surf = _surface(d)
+        checker = _checker(engine)
+        inside = (x >= checker.lo) & (x <= checker.hi) & (y >= checker.lo) & (y <= checker.hi)
+        keys = (x % checker.modulus) * 2 + inside
+        _, first = np.unique(keys, return_index=True)
+        for i in first:
+            for msg in plan.messages:
+                blk = msg.block
+                bx, by = int(x[i]) + msg.x_off, int(y[i]) + msg.y_off
+                v = checker(surf, blk, bx, by, kind)
+                if v:
+                    _report(engine, op, v, f"2D block {kind} of {blk.height}x{blk.width}x{blk.count} at [{by}, {bx}]")
+        # the allocation holding the whole surface, as a flat array of units
+        self.flat = None
+        self.inside = ~outside
+        pitch = d.pitch_bytes
+        if pitch % unit == 0 and d.height > 0:
+            try:
+                alloc, off = d.space.resolve(d.base, (d.height - 1) * pitch + d.width_bytes)
+            except MemoryFault:
+                alloc = None
+            if alloc is not None and off % unit == 0:
+                size = alloc.data.size // unit * unit
+                self.flat = alloc.data[:size].view(np.dtype(f"u{unit}") if unit in (1, 2, 4, 8) else np.uint8)
+                self.start = off // unit + y * (pitch // unit) + x
+                self.pitch_units = pitch // unit
+        self.rows, self.width_units = rows, width_units
+
+    def index(self, sel: np.ndarray) -> np.ndarray:
+        r = np.arange(self.rows, dtype=np.int64) * self.pitch_units
+        c = np.arange(self.width_units, dtype=np.int64)
+        return self.start[sel][:, None, None] + r[None, :, None] + c[None, None, :]
+
+
+@batch_impl("xegpu.load_nd")
+def _load_nd(op: Any, cx: BatchCompiler):
+    from xesim.exec.ops.xegpu import _level_guard, _offsets_getter, _operand, _simt_value, compile_load_nd
+
+    _level_guard(op)
+    td_v = _operand(op, "TensorDesc")
+    td = td_v.type
+    vt = op.results[0].type
+    res = cx.slot(op.results[0])
+    if _simt_value(op, td, vt):
+        from xesim.exec.ops.xegpu import LANE_LEVEL, compile_error
+
+        raise compile_error(op, LANE_LEVEL)
+    info: dict = {}
+    step = compile_load_nd(op, cx, res, tuple(vt.shape), info)
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+    s_td = cx.slot(td_v)
+    get_off = _offsets_getter(cx, op, td.rank)
+    n = cx.n
+    engine = cx.engine
+    out_shape = tuple(vt.shape)
+
+    def bstep(fr: list) -> None:
+        if not any(_varies(fr[s]) for s in in_slots):
+            step(fr)
+            return
+        got = _desc_and_offsets(fr, s_td, get_off, n) if info else None
+        if got is None:
+            fr[res] = _stack_or_list(run_each(fr, n, step, in_slots, [res])[0])
+            return
+        d, offs = got
+        mdt = info["mdt"]
+        where = _Block2D(engine, op, d, offs, info["rows"], info["width_units"], mdt.itemsize, info["per_unit"],
+                         info["check"], info["plan"], "load", info["bits"])
+        out = None
+        if where.flat is not None:
+            sel = np.nonzero(where.inside)[0]
+            if len(sel):
+                mem = where.flat[where.index(sel)].view(mdt)
+                tiles = info["arrange"](mem)
+                if len(sel) == n:
+                    fr[res] = Varying.from_stack(tiles)
+                    return
+                out = np.empty((n, *out_shape), tiles.dtype)
+                out[sel] = tiles
+        rest = np.nonzero(~where.inside)[0] if out is not None else np.arange(n)
+        saved = [fr[s] for s in in_slots]
+        items = [(s, v.lanes) for s, v in zip(in_slots, saved) if _varies(v)]
+        try:
+            for i in rest:
+                for s, lst in items:
+                    fr[s] = lst[i]
+                step(fr)
+                if out is None:
+                    out = np.empty((n, *np.shape(fr[res])), np.asarray(fr[res]).dtype)
+                out[i] = fr[res]
+        finally:
+            for s, v in zip(in_slots, saved):
+                fr[s] = v
+        fr[res] = Varying.from_stack(out)
+
+    return bstep
+
+
+@batch_impl("xegpu.prefetch_nd")
+def _prefetch_nd(op: Any, cx: BatchCompiler):
+    from xesim.exec.ops.xegpu import _BlockPlan, _elem_info, _offsets_getter, _operand
+    from xesim.exec.registry import IMPLS
+
+    step = IMPLS[op.name](op, cx)
+    td_v = _operand(op, "TensorDesc")
+    td = td_v.type
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+    s_td = cx.slot(td_v)
+    get_off = _offsets_getter(cx, op, td.rank)
+    n = cx.n
+    engine = cx.engine
+    plan = None
+    if td.rank == 2:
+        _, isz = _elem_info(op, td.element_type)
+        rows, cols = td.shape
+        plan = _BlockPlan(op, engine, isz, rows, cols * td.array_length, "prefetch")
+
+    def bstep(fr: list) -> None:
+        if not any(_varies(fr[s]) for s in in_slots):
+            step(fr)
+            return
+        got = _desc_and_offsets(fr, s_td, get_off, n) if plan is not None else None
+        if got is None:
+            run_each(fr, n, step, in_slots, [])
+            return
+        d, offs = got
+        # checks only: a prefetch has no architectural effect; out-of-surface prefetches are legal (§1.4)
+        _Block2D(engine, op, d, offs, rows, cols * td.array_length, isz, 1, True, plan, "prefetch", isz * 8)
+
+    return bstep
+
+
+@batch_impl("xegpu.store_nd")
+def _store_nd(op: Any, cx: BatchCompiler):
+    from xesim.exec.ops.xegpu import _BlockPlan, _elem_info, _offsets_getter, _operand
+    from xesim.exec.registry import IMPLS
+
+    step = IMPLS[op.name](op, cx)
+    td_v = _operand(op, "TensorDesc")
+    td = td_v.type
+    s_val = cx.slot(_operand(op, "value"))
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+    s_td = cx.slot(td_v)
+    get_off = _offsets_getter(cx, op, td.rank)
+    n = cx.n
+    engine = cx.engine
+    dt, isz = _elem_info(op, td.element_type)
+    plan = None
+    if td.rank == 2:
+        rows, cols = td.shape
+        plan = _BlockPlan(op, engine, isz, rows, cols, "store")
+
+    def bstep(fr: list) -> None:
+        if not any(_varies(fr[s]) for s in in_slots):
+            run_each(fr, n, step, in_slots, [])  # every instance stores (same bytes: no visible difference)
+            return
+        got = _desc_and_offsets(fr, s_td, get_off, n) if plan is not None else None
+        if got is not None:
+            d, offs = got
+            where = _Block2D(engine, op, d, offs, rows, cols, isz, 1, td.boundary_check, plan, "store", isz * 8)
+            if where.flat is not None and where.inside.all():
+                idx = where.index(np.arange(n)).reshape(-1)
+                counts = np.bincount(idx - idx.min())
+                if counts.max() <= 1:  # no two instances write one element: the order does not matter
+                    vals = np.ascontiguousarray(stacked(fr[s_val], n), dtype=dt).reshape(-1)
+                    where.flat[idx] = vals.view(where.flat.dtype)
+                    return
+        run_each(fr, n, step, in_slots, [])  # in instance order
+
+    return bstep
+
+
+@batch_impl("xegpu.dpas")
+def _dpas(op: Any, cx: BatchCompiler):
+    from xesim.exec.ops.xegpu import _operand, _type_name
+    from xesim.exec.registry import IMPLS
+    from xesim.exec.values import dtype_of
+    from xesim.numerics.dpas import dpas, model_from_target
+
+    step = IMPLS[op.name](op, cx)
+    lhs, rhs, acc = _operand(op, "lhs"), _operand(op, "rhs"), _operand(op, "acc")
+    lt, bt, rt = lhs.type, rhs.type, op.results[0].type
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+    engine = cx.engine
+    model = model_from_target(engine.target, engine.dpas_model_name)
+    a_name, b_name, d_name = _type_name(lt.element_type), _type_name(bt.element_type), _type_name(rt.element_type)
+    c_name = _type_name(acc.type.element_type) if acc is not None else d_name
+    m, k = lt.shape
+    nn = rt.shape[1]
+    vnni = bt.rank == 3
+    s_a, s_b = cx.slot(lhs), cx.slot(rhs)
+    s_c = cx.slot(acc) if acc is not None else None
+    res = cx.slot(op.results[0])
+    rdt = dtype_of(rt.element_type)
+    n = cx.n
+    target = engine.target
+
+    def bstep(fr: list) -> None:
+        if not any(_varies(fr[s]) for s in in_slots):
+            step(fr)
+            return
+        a = stacked(fr[s_a], n)
+        b = stacked(fr[s_b], n)
+        if vnni:
+            b = np.swapaxes(b, -1, -2).reshape(n, k, nn)
+        c = stacked(fr[s_c], n) if s_c is not None else None
+        try:
+            d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target)
+        except ValueError as exc:
+            raise ExecFault(str(exc)) from None
+        fr[res] = Varying.from_stack(np.asarray(d).astype(rdt, copy=False).reshape(n, m, nn))
+
+    return bstep
+
+
+# ----------------------------------------------------------------------------------------------- running
+class _BatchCode:
+    """A kernel compiled for batches of ``n`` instances."""
+
+    def __init__(self, engine: Any, kernel: Any, n: int) -> None:
+        self.bs = BatchState()
+        cx = BatchCompiler(engine, kernel, n, self.bs)
+        self.body = cx.compile_region(kernel.regions[0])
+        self.nslots = cx.nslots
+
+    def __call__(self, args: list) -> None:
+        run_region(self.body, [None] * self.nslots, args)
+
+
+def _kernel_allocations(engine: Any, args: list) -> list:
+    """The global allocations a launch can write: those of its memref arguments — or every live one when an
+    argument is a raw address."""
+    from xesim.exec.values import MemRefValue
+
+    allocs = []
+    for a in args:
+        if isinstance(a, MemRefValue):
+            if a.space is engine.memory:
+                al = a.alloc if a.alloc is not None else engine.memory.allocation_at(a.aligned)
+                if al is not None:
+                    allocs.append(al)
+        elif isinstance(a, (int, np.integer)) and not isinstance(a, bool):
+            return engine.memory.live_allocations()
+    uniq = {id(a): a for a in allocs}
+    return list(uniq.values())
+
+
+def _bytes_per_instance(kernel: Any) -> int:
+    """An upper estimate of one instance's vector values: every vector result of the kernel."""
+    from xesim.exec.values import storage_bytes
+    from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+
+    total = 1
+    for op in kernel.walk():
+        for v in op.results:
+            if isinstance(v.type, T.VectorType):
+                try:
+                    total += v.type.num_elements * storage_bytes(v.type.element_type)
+                except (NotImplementedError, ValueError, KeyError, TypeError):
+                    total += v.type.num_elements * 8
+    return total
 
 
 def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
            run_workgroups: Callable[[list], None]) -> Callable[[list], None] | None:
-    """A runner executing many instances together, or None when the kernel is run instance by instance."""
-    return None
+    """A runner executing the instances of many workgroups together, or None when the kernel does not qualify
+    (:func:`batchable`).  ``instances`` are the launcher's (first work-item, subgroup id, lanes) per workgroup."""
+    if batchable(engine, kernel, level) is not None:
+        return None
+    per_wg = len(instances)
+    wgs_per_batch = max(1, min(MAX_BATCH, BATCH_BYTES // _bytes_per_instance(kernel)) // per_wg)
+    cache: dict[int, _BatchCode] = engine.__dict__.setdefault("_batch_code", {}).setdefault(id(kernel), {})
+    ks = engine.kstate
+    bx, by = ks.block[0], ks.block[1]
+    lin = np.array([inst[0] for inst in instances], np.int64)
+    tid = np.stack([lin % bx, (lin // bx) % by, lin // (bx * by)], axis=1)
+    sgid = np.array([inst[1] for inst in instances], np.int64)
+
+    def run(subset: list) -> None:
+        for start in range(0, len(subset), wgs_per_batch):
+            wgs = subset[start:start + wgs_per_batch]
+            n = len(wgs) * per_wg
+            if n < 2:
+                run_workgroups(wgs)
+                continue
+            code = cache.get(n)
+            if code is None:
+                code = cache[n] = _BatchCode(engine, kernel, n)
+            bs = code.bs
+            bs.n = n
+            bs.block_id = np.repeat(np.array(wgs, np.int64), per_wg, axis=0)
+            bs.thread_id = np.tile(tid, (len(wgs), 1))
+            bs.subgroup_id = np.tile(sgid, len(wgs))
+            allocs = _kernel_allocations(engine, args)
+            snapshot = [(a, a.data.copy()) for a in allocs]
+            ks.block_id, ks.subgroup_id, ks.thread_id = wgs[0], 0, (0, 0, 0)
+            ks.slm, ks.races = None, None
+            try:
+                code(list(args))
+                STATS["batched"] += 1
+            except (ExecFault, Diverged, MemoryFault, ZeroDivisionError, OverflowError, FloatingPointError) as exc:
+                if DEBUG:
+                    where = f" at {exc.op.name} ({exc.op.loc})" if getattr(exc, "op", None) is not None else ""
+                    print(f"xesim batch: workgroups {wgs[0]}..{wgs[-1]} run one instance at a time: "
+                          f"{exc}{where}", file=sys.stderr)
+                for a, data in snapshot:
+                    a.data[...] = data
+                STATS["fallback"] += 1
+                run_workgroups(wgs)
+
+    return run

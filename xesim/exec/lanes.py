@@ -216,7 +216,7 @@ def _scalar_clone(op: Any, cx: Any, lanes: int) -> tuple[Callable[[list], None],
     clone = Operation(op.name, operands, [T.VectorType((lanes,), v.type) for v in op.results], op.attributes,
                       loc=op.loc, opdef=op.opdef, operand_segments=op.operand_segments)
     try:
-        step = super(LaneCompiler, cx).compile_op(clone, False)
+        step = Compiler.compile_op(cx, clone, False)  # the op's ordinary implementation
     except Exception:  # noqa: BLE001 - an impl that rejects vector operands: keep the per-lane path
         return None
     if step is None:

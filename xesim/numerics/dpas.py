@@ -588,7 +588,30 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
     cbits = _NO_C if c is None else _batched(c, batch, nb).view(np.uint32 if acc_type == "f32" else np.uint16)
     W = math.gcd(N, 16)  # column panel width (any width gives the same values: columns are independent)
     out = np.empty((nb, M, N), np.uint32 if dst_type == "f32" else np.uint16)
-    if nb * M * N * nsteps >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
+    work = nb * M * N * nsteps
+    if work >= _TABLE_MIN_WORK and a_type != "tf32" and b_type != "tf32":
+        # large 16-bit operands: decode through 65536-entry tables (the same _decode_value, evaluated once per
+        # bit pattern), B straight into column panels; f32 C / Dst widen and narrow exactly in numpy
+        A = _decode_table(int(codes[0]), bool(codes[3]))[abits]
+        Bp = np.ascontiguousarray(_decode_table(int(codes[1]), bool(codes[4]))[bbits]
+                                  .reshape(nb, K, N // W, W).transpose(0, 2, 1, 3))
+        if c is None:
+            C = np.zeros((nb, M, N), np.float64)
+        elif acc_type == "f32":
+            C = cbits.view(np.float32).astype(np.float64)  # exact; a NaN's payload never reaches Dst (§5.13)
+        else:
+            C = _decode_table(int(codes[2]), False)[cbits]
+        res = np.empty((nb, M, N), np.float64)
+        if work >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
+            _float_kernel_parallel(A, Bp, C, res, cfg, numba.get_num_threads())
+        else:
+            _float_kernel(A, Bp, C, res, cfg)
+        r32 = res.astype(np.float32) if dst_type == "f32" else None
+        if r32 is not None and (r32 == res).all():  # only f32 values (no NaN): exact narrowing
+            out[...] = r32.view(np.uint32)
+        else:
+            _encode_out(res, enc[0], enc[1], enc[2], enc[3], nan_pattern, out)
+    elif work >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
         A = np.empty((nb, M, K), np.float64)
         Bp = np.empty((nb, N // W, K, W), np.float64)
         C = np.empty((nb, M, N), np.float64)
@@ -603,6 +626,24 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
 
 
 _NO_C = np.zeros((1, 1, 1), np.uint16)
+_TABLE_MIN_WORK = 1 << 15  # output elements x K steps from which 16-bit operands are decoded through tables
+_TABLES: dict[tuple[int, bool], np.ndarray] = {}
+
+
+@numba.njit(cache=True)
+def _fill_table(code, ftz, out):  # noqa: ANN001, ANN202
+    for bits in range(out.shape[0]):
+        out[bits] = _decode_value(np.int64(bits), code, ftz, 2)
+
+
+def _decode_table(code: int, ftz: bool) -> np.ndarray:
+    """float64 value of every f16 / bf16 bit pattern under the operand treatment (``_decode_value``)."""
+    t = _TABLES.get((code, ftz))
+    if t is None:
+        t = np.empty(1 << 16, np.float64)
+        _fill_table(code, ftz, t)
+        _TABLES[(code, ftz)] = t
+    return t
 
 
 def _nan_pattern(model: DpasModel, dst_type: str) -> int:

@@ -379,10 +379,15 @@ def _load_nd(op: Any, cx: Any):
     return compile_load_nd(op, cx, cx.slot(op.results[0]), tuple(vt.shape))
 
 
-def compile_load_nd(op: Any, cx: Any, res: int, out_shape: tuple[int, ...] | None) -> Any:
+def compile_load_nd(op: Any, cx: Any, res: int, out_shape: tuple[int, ...] | None, info: dict | None = None) -> Any:
     """The step of a ``load_nd`` writing its value to slot ``res``: the subgroup tile in the SG conventions with
     shape ``out_shape``, or (``out_shape`` None, for lane-level fragments) the blocks in memory order:
-    ``[array_length, R, C]`` for 2-D descriptors (before any VNNI or transpose), ``[array_length·W]`` for 1-D."""
+    ``[array_length, R, C]`` for 2-D descriptors (before any VNNI or transpose), ``[array_length·W]`` for 1-D.
+
+    ``info`` (optional, 2-D descriptors) receives what batched execution (:mod:`xesim.exec.batch`) needs to load
+    many instances' tiles at once: the message ``plan``, the memory-order tile ``rows`` x ``width_units`` in
+    units of ``mdt``, ``per_unit`` (elements per unit of a transposed narrow load), ``check`` (boundary_check),
+    ``cols`` and ``arrange`` (memory-order tiles ``[..., rows, width_units]`` -> the result, leading axes kept)."""
     engine = cx.engine
     td_v = _operand(op, "TensorDesc")
     td: T.TensorDescType = td_v.type
@@ -439,6 +444,31 @@ def compile_load_nd(op: Any, cx: Any, res: int, out_shape: tuple[int, ...] | Non
             raise compile_error(op, f"result {vt} does not hold the {a} x {rows}x{cols} block(s) of the descriptor")
     width_units = a * mcols
 
+    def arrange(mem: np.ndarray) -> np.ndarray:
+        """Memory-order tiles ``[..., rows, width_units]`` (``mdt``) -> the op's value (leading axes kept)."""
+        if mdt != dt:
+            mem = mem.view(dt)  # little-endian: the lower-addressed element is in the lower bits
+        lead = mem.shape[:-2]
+        blocks = np.swapaxes(mem.reshape(*lead, rows, a, cols), -2, -3)  # [..., a, R, C]
+        if raw:
+            return np.ascontiguousarray(blocks)
+        if mode == "plain":
+            out = blocks
+        elif mode == "vnni":
+            rp = -(-rows // v) * v
+            if rp != rows:
+                blocks = np.concatenate([blocks, np.zeros((*lead, a, rp - rows, cols), dt)], axis=-2)
+            out = np.swapaxes(blocks.reshape(*lead, a, rp // v, v, cols), -1, -2)
+        elif mode in ("transpose", "tnarrow"):
+            out = np.swapaxes(blocks, -1, -2)
+        else:  # tvnni: res[k][n][p] = T[n][v*k + p]
+            out = np.swapaxes(blocks.reshape(*lead, a, rows, cols // v, v), -3, -2)
+        return np.ascontiguousarray(out).reshape(*lead, *out_shape)
+
+    if info is not None:
+        info.update(plan=plan, rows=rows, width_units=width_units, mdt=mdt, per_unit=per_unit, check=check,
+                    cols=a * cols, arrange=arrange, bits=bits)
+
     def step(fr: list) -> None:
         d: NdDesc = fr[s_td]
         off = get_off(fr)
@@ -455,25 +485,7 @@ def compile_load_nd(op: Any, cx: Any, res: int, out_shape: tuple[int, ...] | Non
             xm = x // per_unit
         else:
             xm = x
-        mem = _load_2d_memory(engine, op, plan, d, xm, y, rows, width_units, mdt)
-        if mdt != dt:
-            mem = mem.view(dt)  # little-endian: the lower-addressed element is in the lower bits
-        blocks = mem.reshape(rows, a, cols).transpose(1, 0, 2)  # [a, R, C]
-        if raw:
-            fr[res] = np.ascontiguousarray(blocks)
-            return
-        if mode == "plain":
-            out = blocks
-        elif mode == "vnni":
-            rp = -(-rows // v) * v
-            if rp != rows:
-                blocks = np.concatenate([blocks, np.zeros((a, rp - rows, cols), dt)], axis=1)
-            out = blocks.reshape(a, rp // v, v, cols).transpose(0, 1, 3, 2)
-        elif mode in ("transpose", "tnarrow"):
-            out = blocks.transpose(0, 2, 1)
-        else:  # tvnni: res[k][n][p] = T[n][v*k + p]
-            out = blocks.reshape(a, rows, cols // v, v).transpose(0, 2, 1, 3)
-        fr[res] = np.ascontiguousarray(out).reshape(out_shape)
+        fr[res] = arrange(_load_2d_memory(engine, op, plan, d, xm, y, rows, width_units, mdt))
 
     return step
 

@@ -1,0 +1,203 @@
+"""Batched kernel execution (xesim/exec/batch.py; issue 7 §3): many subgroups / workgroups execute each op
+together, and the result must be bit-identical to running the instances one after another — memory, output,
+warnings and faults — including when the batch diverges or faults and falls back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import run_xesim
+from xesim.exec import batch
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNEL_PROGRAMS = sorted(
+    p for p in [*(ROOT / "examples").glob("*.mlir"), *(ROOT / "tests" / "e2e").glob("*.mlir")]
+    if "gpu.func" in p.read_text()
+)
+
+
+@pytest.fixture(autouse=True)
+def _fast_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batching is off under the register-file model the suite normally checks (per-instance registers)."""
+    monkeypatch.setenv("XESIM_GRF", "off")
+    monkeypatch.setenv("XESIM_JOBS", "1")
+    monkeypatch.setenv("XESIM_ENGINE", "fast")
+
+
+def _run(argv: list[str], monkeypatch: pytest.MonkeyPatch, batched: bool) -> tuple[tuple, dict]:
+    monkeypatch.setattr(batch, "MAX_BATCH", 2048 if batched else 1)
+    before = dict(batch.STATS)
+    result = run_xesim(argv)
+    return result, {k: batch.STATS[k] - before[k] for k in before}
+
+
+@pytest.mark.parametrize("path", KERNEL_PROGRAMS, ids=lambda p: p.name)
+def test_every_kernel_program_gives_the_same_result_batched(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ref, stats = _run(["run", str(path)], monkeypatch, batched=False)
+    assert stats["batched"] == 0
+    got, _ = _run(["run", str(path)], monkeypatch, batched=True)
+    assert got == ref
+
+
+@pytest.mark.parametrize("name", ["examples/sg_gemm_f16.mlir", "tests/e2e/xegpu_vc_packed.mlir",
+                                  "tests/e2e/wg_gemm_256x256_sg8x4.mlir"])
+def test_sg_vc_wg_programs_really_run_batched(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The equality above is not vacuous: SG, VC and WG programs take the batched path without falling back."""
+    (status, _, err), stats = _run(["run", str(ROOT / name)], monkeypatch, batched=True)
+    assert status == 0, err
+    assert stats["batched"] >= 1 and stats["fallback"] == 0
+
+
+def _gemm_like(body: str, grid: tuple[int, int] = (4, 2), m: int = 32, n: int = 32) -> str:
+    """A kernel over an m x n f32 matrix (one 8x16 tile per workgroup) whose body is ``body``; main fills the
+    input with i*100+j, launches, and prints the output."""
+    return f"""module attributes {{gpu.container_module}} {{
+  gpu.module @k {{
+    gpu.func @f(%in: memref<{m}x{n}xf32>, %out: memref<{m}x{n}xf32>) kernel {{
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c8 = arith.constant 8 : index
+      %c16 = arith.constant 16 : index
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %r = arith.muli %bx, %c8 : index
+      %c = arith.muli %by, %c16 : index
+      %ti = xegpu.create_nd_tdesc %in : memref<{m}x{n}xf32> -> !xegpu.tensor_desc<8x16xf32>
+      %to = xegpu.create_nd_tdesc %out : memref<{m}x{n}xf32> -> !xegpu.tensor_desc<8x16xf32>
+{body}
+      gpu.return
+    }}
+  }}
+  func.func @main() {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cm = arith.constant {m} : index
+    %cn = arith.constant {n} : index
+    %gx = arith.constant {grid[0]} : index
+    %gy = arith.constant {grid[1]} : index
+    %c16 = arith.constant 16 : index
+    %c100 = arith.constant 100 : index
+    %A = memref.alloc() : memref<{m}x{n}xf32>
+    scf.for %i = %c0 to %cm step %c1 {{
+      scf.for %j = %c0 to %cn step %c1 {{
+        %t = arith.muli %i, %c100 : index
+        %s = arith.addi %t, %j : index
+        %si = arith.index_cast %s : index to i32
+        %v = arith.sitofp %si : i32 to f32
+        memref.store %v, %A[%i, %j] : memref<{m}x{n}xf32>
+      }}
+    }}
+    %dA = gpu.alloc () : memref<{m}x{n}xf32>
+    %dB = gpu.alloc () : memref<{m}x{n}xf32>
+    gpu.memcpy %dA, %A : memref<{m}x{n}xf32>, memref<{m}x{n}xf32>
+    gpu.launch_func @k::@f blocks in (%gx, %gy, %c1) threads in (%c16, %c1, %c1) args(%dA : memref<{m}x{n}xf32>, %dB : memref<{m}x{n}xf32>)
+    gpu.wait
+    %B = memref.alloc() : memref<{m}x{n}xf32>
+    gpu.memcpy %B, %dB : memref<{m}x{n}xf32>, memref<{m}x{n}xf32>
+    %cast = memref.cast %B : memref<{m}x{n}xf32> to memref<*xf32>
+    call @printMemrefF32(%cast) : (memref<*xf32>) -> ()
+    return
+  }}
+  func.func private @printMemrefF32(memref<*xf32>) attributes {{llvm.emit_c_interface}}
+}}
+"""
+
+
+def _matrix(text: str) -> list[list[float]]:
+    rows = text[text.index("data =") + 6:].strip().replace("[", " ").replace("]", " ").split("\n")
+    return [[float(x) for x in r.replace(",", " ").split()] for r in rows if r.strip()]
+
+
+def _both_ways(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[tuple, dict, tuple]:
+    f = tmp_path / "p.mlir"
+    f.write_text(text)
+    ref, _ = _run(["run", str(f)], monkeypatch, batched=False)
+    got, stats = _run(["run", str(f)], monkeypatch, batched=True)
+    return ref, stats, got
+
+
+COPY = """      %v = xegpu.load_nd %ti[%r, %c] : !xegpu.tensor_desc<8x16xf32> -> vector<8x16xf32>
+      %w = arith.addf %v, %v : vector<8x16xf32>
+      xegpu.store_nd %w, %to[%r, %c] : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>"""
+
+
+def test_tile_copy_is_batched_and_exact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(COPY))
+    assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
+    out = _matrix(got[1])
+    assert out[5][20] == 2 * (5 * 100 + 20) and out[31][31] == 2 * 3131  # B = 2 A, independently derived
+
+
+def test_partly_outside_tiles_mix_batched_and_per_instance_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 20x24 matrix covered by 8x16 tiles: some instances' blocks reach outside the surface (zero padding on
+    load, dropped on store, spec §1.4); the others are gathered in one call."""
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(COPY, grid=(3, 2), m=20, n=24))
+    assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
+    out = _matrix(got[1])
+    assert out[19][23] == 2 * 1923 and out[0][0] == 0 and out[17][5] == 2 * 1705
+
+
+def test_divergent_control_flow_falls_back_with_the_same_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    body = """      %bxi = arith.index_cast %bx : index to i32
+      %z = arith.constant 0 : i32
+      %odd = arith.cmpi ne, %bxi, %z : i32
+      %v = xegpu.load_nd %ti[%r, %c] : !xegpu.tensor_desc<8x16xf32> -> vector<8x16xf32>
+      %w = scf.if %odd -> (vector<8x16xf32>) {
+        %d = arith.addf %v, %v : vector<8x16xf32>
+        scf.yield %d : vector<8x16xf32>
+      } else {
+        scf.yield %v : vector<8x16xf32>
+      }
+      xegpu.store_nd %w, %to[%r, %c] : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>"""
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(body))
+    assert ref[0] == 0 and got == ref and stats == {"batched": 0, "fallback": 1}
+    out = _matrix(got[1])
+    assert out[3][3] == 303 and out[9][3] == 2 * 903  # workgroup x 0 copies, the others double
+
+
+def test_a_fault_in_a_later_workgroup_is_reported_exactly_as_without_batching(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """boundary_check = false and a block reaching outside the surface in the last workgroup only: the batch
+    faults, memory is restored and the workgroups run one by one, so the error names the same workgroup."""
+    body = """      %tb = xegpu.create_nd_tdesc %in : memref<32x32xf32> -> !xegpu.tensor_desc<8x16xf32, #xegpu.block_tdesc_attr<boundary_check = false>>
+      %r2 = arith.addi %r, %bx : index
+      %v = xegpu.load_nd %tb[%r2, %c] : !xegpu.tensor_desc<8x16xf32, #xegpu.block_tdesc_attr<boundary_check = false>> -> vector<8x16xf32>
+      xegpu.store_nd %v, %to[%r, %c] : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>"""
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(body))
+    assert ref[0] != 0 and "workgroup (3, 0, 0)" in ref[2] and "boundary_check" in ref[2]
+    assert got == ref and stats == {"batched": 0, "fallback": 1}
+
+
+def test_overlapping_stores_keep_instance_order(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every workgroup stores its tile at row 0 (a race the program makes on purpose): the stores run instance by
+    instance in order, so the last workgroup's tile remains — as when the workgroups run one after another."""
+    body = """      %v = xegpu.load_nd %ti[%r, %c] : !xegpu.tensor_desc<8x16xf32> -> vector<8x16xf32>
+      xegpu.store_nd %v, %to[%c0, %c] : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>"""
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(body))
+    assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
+    assert _matrix(got[1])[0][0] == 2400  # workgroup (3, 0): rows 24..31 of A
+
+
+def test_gemm_with_k_loop_and_vnni_is_batched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "tests" / "e2e" / "xegpu_gemm_bf16_kloop.mlir").read_text()
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, text)
+    assert ref[0] == 0 and got == ref and stats["batched"] >= 1 and stats["fallback"] == 0
+
+
+def test_kernels_that_need_the_scheduler_are_not_batched() -> None:
+    from xesim import api
+    from xesim.exec.launcher import classify_kernel
+
+    reasons = {}
+    for name in ("sched_slm_exchange_8sg.mlir", "xegpu_atomics_vc.mlir", "kernel_slm_barrier_async.mlir"):
+        prog = api.load(str(ROOT / "tests" / "e2e" / name))
+        from xesim.exec.interpreter import Engine
+
+        engine = Engine(prog.module)
+        engine.grf_mode = "off"
+        for op in prog.walk():
+            if op.name == "gpu.func":
+                reasons[name] = batch.batchable(engine, op, classify_kernel(op)[0])
+    assert all(r is not None for r in reasons.values()), reasons
