@@ -229,6 +229,8 @@ module attributes {gpu.container_module} {
 
 
 def test_checked_mode_reports_op_subgroup_register_and_bytes(monkeypatch) -> None:
+    import xesim.exec.ops  # noqa: F401 - every @impl registered before one is replaced
+
     monkeypatch.setitem(IMPLS, "arith.negf", _corrupting_negf)
     prog = xesim.load(NEG)
     src = np.arange(128, dtype=np.float32).reshape(8, 16) + 1
@@ -242,7 +244,11 @@ def test_checked_mode_reports_op_subgroup_register_and_bytes(monkeypatch) -> Non
     assert "r3 bytes 12..15" in msg
     # the registers still hold the loaded 36.0; the SSA value the op reads was changed behind the model's back
     assert src[2, 3] == 36.0 and "hold 00 00 10 42, expected 44 33 22 11" in msg
-    # without the check the same bug silently gives a wrong result
+    # without the check the same bug silently gives a wrong result (subgroups one by one: the injected bug keys on
+    # the executing subgroup's id, which batched execution does not set per instance)
+    from xesim.exec import batch
+
+    monkeypatch.setattr(batch, "MAX_BATCH", 1)
     res = xesim.launch(prog, "kernels::k", (1, 1, 1), (32, 1, 1), args, grf="off")
     assert res.arrays[1][8 + 2, 3] == BAD - src[2, 3]
 

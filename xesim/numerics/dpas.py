@@ -294,14 +294,19 @@ def _instruction_generic(A, Bp, bt, i, pj, jj, k0, acc, cfg, t, limbs):  # noqa:
 
 
 @numba.njit(cache=True)
-def _redo_stage(A, Bp, bt, i, pj, k, ops, acc, new, bad, t, limbs):  # noqa: ANN001, ANN202
-    """Exact :func:`round_sum` of one stage for the columns whose float64 sum was not exact."""
+def _redo_instruction(A, Bp, bt, i, pj, k0, ops, depth, before, acc, bad, t, limbs):  # noqa: ANN001, ANN202
+    """Exact :func:`round_sum` of every stage of one instruction, from the accumulator ``before`` it, for the
+    columns whose float64 sums were not all exact."""
     for jj in range(acc.shape[0]):
         if bad[jj]:
-            t[0] = acc[jj]
-            for q in range(ops):
-                t[1 + q] = A[bt, i, k + q] * Bp[bt, pj, k + q, jj]
-            new[jj] = round_sum(t, 1 + ops, 24, -126, 127, RNE, False, False, 0, limbs)
+            cur = before[jj]
+            for s in range(depth):
+                k = k0 + s * ops
+                t[0] = cur
+                for q in range(ops):
+                    t[1 + q] = A[bt, i, k + q] * Bp[bt, pj, k + q, jj]
+                cur = round_sum(t, 1 + ops, 24, -126, 127, RNE, False, False, 0, limbs)
+            acc[jj] = cur
 
 
 @numba.njit(cache=True)
@@ -310,8 +315,9 @@ def _row(A, Bp, C, out, cfg, bt, pj, i, acc, new, bad, t, limbs):  # noqa: ANN00
 
     Fast path (``cfg[_FAST]``: stage groups, RNE to f32, exact adder, Src0 first, forward): each stage is summed
     in float64 for all W columns and checked with TwoSum (exact check: :mod:`xesim.numerics.exact`; written
-    without branches so LLVM vectorises it over the columns); a column whose float64 sum was not exact is redone
-    by the exact :func:`round_sum` from its previous accumulator.  Otherwise :func:`_instruction_generic`."""
+    without branches so LLVM vectorises it over the columns); a column with any inexact float64 sum in an
+    instruction is redone for that whole instruction by the exact :func:`round_sum`, stage by stage, from its
+    accumulator before the instruction.  Otherwise :func:`_instruction_generic`."""
     W = Bp.shape[3]
     j0 = pj * W
     ops = cfg[_OPS]
@@ -331,6 +337,11 @@ def _row(A, Bp, C, out, cfg, bt, pj, i, acc, new, bad, t, limbs):  # noqa: ANN00
                 if acc[jj] != 0.0 and abs(acc[jj]) < lim:
                     acc[jj] = 0.0 if acc[jj] > 0 else -0.0
         if fast and ops == 2:
+            # every stage in float64 with TwoSum exactness flags; a column whose sums were not all exact is redone
+            # for the whole instruction from its accumulator before it (``new`` keeps it)
+            for jj in range(W):
+                new[jj] = acc[jj]
+                bad[jj] = False
             for s in range(depth):
                 k = k0 + 2 * s
                 a0 = A[bt, i, k]
@@ -341,36 +352,37 @@ def _row(A, Bp, C, out, cfg, bt, pj, i, acc, new, bad, t, limbs):  # noqa: ANN00
                     x = p0 + p1
                     bb = x - p0
                     e1 = (p0 - (x - bb)) + (p1 - bb)
-                    y = acc[jj] + x
-                    cc = y - acc[jj]
-                    e2 = (acc[jj] - (y - cc)) + (x - cc)
-                    new[jj] = np.float32(y)  # IEEE binary64 -> binary32 conversion: one RNE rounding
-                    bad[jj] = (e1 != 0.0) | (e2 != 0.0)  # NaN errors (infinities, overflow) count as not exact
-                any_bad = False
-                for jj in range(W):
-                    any_bad |= bad[jj]
-                if any_bad:
-                    _redo_stage(A, Bp, bt, i, pj, k, 2, acc, new, bad, t, limbs)
-                for jj in range(W):
-                    acc[jj] = new[jj]
+                    c0 = acc[jj]
+                    y = c0 + x
+                    cc = y - c0
+                    e2 = (c0 - (y - cc)) + (x - cc)
+                    acc[jj] = np.float32(y)  # IEEE binary64 -> binary32 conversion: one RNE rounding
+                    bad[jj] |= (e1 != 0.0) | (e2 != 0.0)  # NaN errors (infinities, overflow) count as not exact
+            any_bad = False
+            for jj in range(W):
+                any_bad |= bad[jj]
+            if any_bad:
+                _redo_instruction(A, Bp, bt, i, pj, k0, 2, depth, new, acc, bad, t, limbs)
         elif fast and ops == 1:
+            for jj in range(W):
+                new[jj] = acc[jj]
+                bad[jj] = False
             for s in range(depth):
                 k = k0 + s
                 a0 = A[bt, i, k]
                 for jj in range(W):
                     p0 = a0 * Bp[bt, pj, k, jj]
-                    y = acc[jj] + p0
-                    cc = y - acc[jj]
-                    e2 = (acc[jj] - (y - cc)) + (p0 - cc)
-                    new[jj] = np.float32(y)
-                    bad[jj] = e2 != 0.0
-                any_bad = False
-                for jj in range(W):
-                    any_bad |= bad[jj]
-                if any_bad:
-                    _redo_stage(A, Bp, bt, i, pj, k, 1, acc, new, bad, t, limbs)
-                for jj in range(W):
-                    acc[jj] = new[jj]
+                    c0 = acc[jj]
+                    y = c0 + p0
+                    cc = y - c0
+                    e2 = (c0 - (y - cc)) + (p0 - cc)
+                    acc[jj] = np.float32(y)
+                    bad[jj] |= e2 != 0.0
+            any_bad = False
+            for jj in range(W):
+                any_bad |= bad[jj]
+            if any_bad:
+                _redo_instruction(A, Bp, bt, i, pj, k0, 1, depth, new, acc, bad, t, limbs)
         else:
             for jj in range(W):
                 acc[jj] = _instruction_generic(A, Bp, bt, i, pj, jj, k0, acc[jj], cfg, t, limbs)
