@@ -17,7 +17,21 @@ Workloads (more are added to ``WORKLOADS``):
     (1024³ = 1.07·10⁹ iterations); target ≤ 20 s.
 (c) ``sg-f16``, ``sg-bf16``, ``lane-f16``, ``lane-bf16``: a 1024³ GEMM (f16 / bf16 -> f32) through xegpu ops at
     subgroup level (64x64 tiles, K step 32) and at lane level (SIMT fragments, 8x16 tiles, K step 16), host init
-    loops included; "iter/s" counts multiply-adds.  Target ≤ 30 s each.  (VC and WG forms: not yet in the suite.)
+    loops included; "iter/s" counts multiply-adds.  Target ≤ 30 s each.
+    ``vc-f16``, ``vc-bf16``: the same GEMM at VC level (``VectorComputeFunctionINTEL``, one thread = one subgroup,
+    legacy offsets + ``update_nd_offset`` + ``prefetch_nd``, 32x32 C per thread as eight 8x16 DPAS, K step 16,
+    4x4 threads per workgroup); ``wg-f16``, ``wg-bf16``: at WG level (256x256 workgroup tiles, ``sg_layout [8, 4]``,
+    ``sg_data [32, 64]``, ``inst_data``, K step 32, ``prefetch_nd`` one step ahead).  Programs:
+    tools/bench_programs.py.  ``--quick``: 256³.
+(d) ``e2e-4096``: an end-to-end 4096³ f16 GEMM program shaped like the real ones (host init loops of A and B with
+    rounding f16 values from a formula, gpu.alloc/memcpy, the WG kernel above on 256x256 workgroup tiles of 32
+    subgroups, ``gemmF16F16F32`` reference, ``printAllcloseF32`` -> ``[ALLCLOSE: TRUE]``); "iter/s" counts the
+    kernel's multiply-adds.  Target ≤ 120 s end to end, ≤ 3 GB.  ``--quick``: 1024³.
+(e) ``flash-attn``: a WG-level flash-attention forward kernel (Q·Kᵀ per 64-key block, row max, exp, row sum,
+    online rescale, f16(P)·V; one workgroup of 8 subgroups per 128 query rows) on seq 1024 x head dim 64, plus
+    its f32 host reference loops and ``printAllcloseF32``; "iter/s" counts the kernel's multiply-adds (2·s²·d per
+    head; the host reference does as many; the numpy comparison is a (s, s, 2d) matmul, the same multiply-add
+    count).  Target ≤ 120 s.  ``--quick``: seq 256.
 
 Usage: ``python tools/bench.py [--quick] [--json FILE] [--engine fast|reference|both] [--only NAME ...]``.
 """
@@ -276,6 +290,36 @@ def _xegpu_gemm(level: str, et: str) -> Workload:
         lambda p: p["n"] ** 3, xegpu_gemm_expected, lambda p: (p["n"], p["n"], p["n"]), 30.0)
 
 
+# (c) VC and WG GEMMs, (d) end to end, (e) flash attention: programs from tools/bench_programs.py
+_BP = None
+
+
+def _bp():
+    """tools/bench_programs.py as a module (tools/ is not a package)."""
+    global _BP
+    if _BP is None:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("bench_programs", os.path.join(os.path.dirname(__file__),
+                                                                                     "bench_programs.py"))
+        _BP = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        spec.loader.exec_module(_BP)  # type: ignore[union-attr]
+    return _BP
+
+
+def _vc_wg_gemm(level: str, et: str) -> Workload:
+    tile = "32x32 per thread" if level == "vc" else "256x256 per workgroup, sg_layout [8, 4]"
+    return Workload(
+        f"{level}-{et}", f"(c) {et}->f32 GEMM N^3 through xegpu ops at {level.upper()} level ({tile})",
+        lambda quick: {"n": 256 if quick else 1024, "level": level, "type": et},
+        lambda p: (_bp().vc_gemm_program if level == "vc" else _bp().wg_gemm_program)(p),
+        lambda p: p["n"] ** 3, lambda p: _bp().xegpu_gemm_expected(p), lambda p: (p["n"], p["n"], p["n"]), 30.0)
+
+
+def _flash_macs(p: dict) -> int:
+    return 2 * p.get("heads", 1) * p["s"] ** 2 * p["d"]
+
+
 WORKLOADS: dict[str, Workload] = {
     "init": Workload(
         "init", "(a) host init of N×N f16 + f32 matrices (scf.for + memref.store)",
@@ -286,6 +330,16 @@ WORKLOADS: dict[str, Workload] = {
         lambda quick: {"m": 128, "n": 128, "k": 128} if quick else {"m": 1024, "n": 1024, "k": 1024},
         gemm_program, lambda p: p["m"] * p["n"] * p["k"], gemm_expected, lambda p: (p["m"], p["n"], p["k"]), 20.0),
     **{f"{lv}-{et}": _xegpu_gemm(lv, et) for lv in ("sg", "lane") for et in ("f16", "bf16")},
+    **{f"{lv}-{et}": _vc_wg_gemm(lv, et) for lv in ("vc", "wg") for et in ("f16", "bf16")},
+    "e2e-4096": Workload(
+        "e2e-4096", "(d) end-to-end f16 GEMM program N^3 (WG kernel, host init, gemm reference, printAllclose)",
+        lambda quick: {"n": 1024 if quick else 4096}, lambda p: _bp().e2e_gemm_program(p), lambda p: p["n"] ** 3,
+        lambda p: _bp().e2e_gemm_expected(p), lambda p: (p["n"], p["n"], p["n"]), 120.0),
+    "flash-attn": Workload(
+        "flash-attn", "(e) flash attention seq x head dim (WG kernel, online softmax) + f32 host reference",
+        lambda quick: {"s": 256 if quick else 1024, "d": 64, "heads": 1}, lambda p: _bp().flash_attention_program(p),
+        _flash_macs, lambda p: _bp().flash_attention_expected(p),
+        lambda p: (p.get("heads", 1) * p["s"], p["s"], 2 * p["d"]), 120.0),
 }
 
 
