@@ -30,6 +30,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # Every kernel of the test suite runs with the checked register-file model (xesim/exec/grf.py): each read of a
 # value compares the GRF bytes with the SSA value.  XESIM_GRF=off (or track) in the environment overrides it.
 os.environ.setdefault("XESIM_GRF", "checked")
+# Launches run in one process unless a test asks for more (tests/unit/test_jobs.py); XESIM_JOBS=N overrides it.
+os.environ.setdefault("XESIM_JOBS", "1")
 
 
 def pytest_collect_file(parent, file_path: Path):

@@ -62,17 +62,21 @@ class Program:
         return print_module(self.module)
 
     def run(self, entry: str = "main", args: list | tuple = (), seed: int = 0, target: str = "pvc",
-            check_races: bool = False, grf: str | None = None, large_grf: bool = False) -> RunResult:
+            check_races: bool = False, grf: str | None = None, large_grf: bool = False,
+            jobs: int | None = None) -> RunResult:
         """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults (a data
         race between subgroups too when ``check_races``, xesim/exec/races.py).  ``grf`` ("off", "track",
         "checked"; default: the ``XESIM_GRF`` environment variable) runs kernels with the register-file model
-        (xesim/exec/grf.py; ``large_grf``: 256 registers): ``result.engine.grf_stats``, ``result.ownership(v)``."""
+        (xesim/exec/grf.py; ``large_grf``: 256 registers): ``result.engine.grf_stats``, ``result.ownership(v)``.
+        ``jobs``: processes for the workgroups of each launch (default: ``XESIM_JOBS`` or the number of cores;
+        xesim/exec/parallel.py); the results do not depend on it."""
         from xesim.exec.interpreter import Engine
 
         buf = io.StringIO()
         engine = Engine(self.module, out=buf, seed=seed, target=target)
         engine.check_races = check_races
         engine.grf_mode, engine.large_grf = grf or engine.grf_mode, large_grf
+        engine.jobs = engine.jobs if jobs is None else jobs
         values = engine.run(entry, list(args))
         return RunResult(buf.getvalue(), tuple(values), engine)
 
@@ -98,12 +102,13 @@ def load(path_or_text: str | Path, verify: bool = True) -> Program:
 
 def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple = (16, 1, 1),
            args: list | tuple = (), seed: int = 0, target: str = "pvc", check_races: bool = False,
-           grf: str | None = None, large_grf: bool = False) -> LaunchResult:
+           grf: str | None = None, large_grf: bool = False, jobs: int | None = None) -> LaunchResult:
     """Launch ``kernel`` (``"module::func"``) with numpy arrays (copied in and out) and scalars; ``check_races``
-    reports unsynchronised conflicting accesses of its subgroups (xesim/exec/races.py)."""
+    reports unsynchronised conflicting accesses of its subgroups (xesim/exec/races.py); ``jobs`` as in
+    :meth:`Program.run`."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
+    from xesim.exec.crosscheck import launch as launch_kernel  # the launcher, cross-checked under XESIM_ENGINE=both
     from xesim.exec.interpreter import Engine, ExecFault
-    from xesim.exec.launcher import launch_kernel
     from xesim.exec.values import MemRefValue, identity_strides, scalar
     from xesim.ir import types as T
 
@@ -119,6 +124,7 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
     engine = Engine(program.module, out=buf, seed=seed, target=target)
     engine.check_races = check_races
     engine.grf_mode, engine.large_grf = grf or engine.grf_mode, large_grf  # register-file model (Program.run)
+    engine.jobs = engine.jobs if jobs is None else jobs  # processes per launch (xesim/exec/parallel.py)
     values: list[Any] = []
     buffers: list[tuple[MemRefValue, np.ndarray]] = []
     for a, t in zip(args, ftype.inputs):

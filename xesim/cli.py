@@ -108,6 +108,8 @@ def _run_module(module, args: argparse.Namespace, out) -> None:
     engine.schedule = args.schedule
     engine.check_races = args.check_races
     engine.large_grf = args.large_grf
+    if args.jobs is not None:
+        engine.jobs = args.jobs  # workgroups of a launch over processes (xesim/exec/parallel.py)
     if args.stats and engine.grf_mode == "off":
         engine.grf_mode = "track"  # the register-file model (xesim/exec/grf.py)
     try:
@@ -166,6 +168,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}")
+    return n
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="xesim",
@@ -215,6 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument("--large-grf", action="store_true",
                        help="run kernels with the large register file (256 registers on PVC) instead of the "
                             "kernel's own choice")
+        r.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
+                       help="run the workgroups of each kernel launch in N processes (default: XESIM_JOBS or the "
+                            "number of cores; the results do not depend on N)")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
         if name == "check":

@@ -42,9 +42,11 @@ def test_every_kernel_program_gives_the_same_result_batched(path: Path, monkeypa
 
 
 @pytest.mark.parametrize("name", ["examples/sg_gemm_f16.mlir", "tests/e2e/xegpu_vc_packed.mlir",
-                                  "tests/e2e/wg_gemm_256x256_sg8x4.mlir"])
-def test_sg_vc_wg_programs_really_run_batched(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The equality above is not vacuous: SG, VC and WG programs take the batched path without falling back."""
+                                  "tests/e2e/wg_gemm_256x256_sg8x4.mlir", "examples/lane_gemm_f16.mlir",
+                                  "examples/lane_saxpy.mlir"])
+def test_programs_of_every_level_really_run_batched(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The equality above is not vacuous: SG, VC, WG and lane-level (SIMT) programs take the batched path without
+    falling back."""
     (status, _, err), stats = _run(["run", str(ROOT / name)], monkeypatch, batched=True)
     assert status == 0, err
     assert stats["batched"] >= 1 and stats["fallback"] == 0
@@ -201,3 +203,25 @@ def test_kernels_that_need_the_scheduler_are_not_batched() -> None:
             if op.name == "gpu.func":
                 reasons[name] = batch.batchable(engine, op, classify_kernel(op)[0])
     assert all(r is not None for r in reasons.values()), reasons
+
+
+LANE_GEMM = (ROOT / "examples" / "lane_gemm_f16.mlir").read_text()
+
+
+def test_lane_level_batches_keep_subgroups_apart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A SIMT GEMM over many workgroups: B subgroups' fragments share one value (slot b*16 + lane); each
+    subgroup's block loads, DPAS and stores must still use its own tile."""
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, LANE_GEMM)
+    assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
+
+
+def test_lane_level_offsets_that_differ_inside_a_subgroup_fall_back(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """A block load whose offset depends on the lane id is illegal (collective op); batched execution must not
+    hide it: the batch falls back and the reference path reports it as it always did."""
+    text = LANE_GEMM.replace("%bx = gpu.block_id x", "%bx0 = gpu.block_id x\n      %lid = gpu.lane_id\n"
+                             "      %bx = arith.addi %bx0, %lid : index", 1)
+    assert text != LANE_GEMM
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, text)
+    assert ref[0] != 0 and "differs between the active lanes" in ref[2]
+    assert got == ref and stats == {"batched": 0, "fallback": 1}

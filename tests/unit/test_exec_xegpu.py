@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 
 from xesim.diagnostics import DiagnosticError
+from xesim.exec import crosscheck
 from xesim.exec.interpreter import Engine
-from xesim.exec.launcher import classify_kernel, launch_kernel
+from xesim.exec.launcher import classify_kernel
 from xesim.exec.values import MemRefValue, dtype_of, identity_strides
 from xesim.ir import types as T
 from xesim.ir.parser import parse_source
@@ -78,7 +79,7 @@ def launch(src: str, kernel: str, grid: tuple, block: tuple, *inputs, **kw) -> R
     from xesim.exec.interpreter import ExecFault
 
     try:
-        launch_kernel(engine, func, kernel, grid, block, args, func)
+        crosscheck.launch(engine, func, kernel, grid, block, args, func)  # both runs under XESIM_ENGINE=both
     except ExecFault as exc:
         raise DiagnosticError(exc.to_diagnostic()) from exc
     return Run((), [m.logical_array() for m in mems], engine, err.getvalue())

@@ -57,6 +57,9 @@ _EXCLUDED = frozenset({
     "gpu.shuffle", "gpu.subgroup_reduce",
 })
 _REGION_OPS = frozenset({"scf.for", "scf.if"})
+# ... and at lane level: collectives and per-lane scattered accesses without a batched form
+_LANE_EXCLUDED = frozenset({"gpu.shuffle", "xegpu.load", "xegpu.store", "xegpu.prefetch", "xegpu.create_tdesc",
+                            "xegpu.update_offset"})
 # Ops without side effects beyond reading memory: with uniform operands they run once for the whole batch.
 _READS = frozenset({"memref.load", "vector.load", "vector.transfer_read", "vector.maskedload", "vector.gather",
                     "xegpu.load", "xegpu.prefetch", "xegpu.prefetch_nd", "memref.dim", "gpu.return"})
@@ -82,7 +85,7 @@ def batch_impl(*names: str):
 # ----------------------------------------------------------------------------------------------- qualification
 def batchable(engine: Any, kernel: Any, level: str) -> str | None:
     """None when the kernel's launches may run batched, else the reason they may not."""
-    if level not in ("subgroup", "vc", "workgroup"):
+    if level not in ("subgroup", "vc", "workgroup", "lane"):
         return f"{level}-level kernel"
     if (getattr(engine, "kernel_reference", False) or getattr(engine, "engine_mode", "fast") == "reference"
             or engine.grf_mode != "off" or engine.check_races or engine.schedule == "random"):
@@ -95,7 +98,7 @@ def batchable(engine: Any, kernel: Any, level: str) -> str | None:
     for op in kernel.walk():
         if op is kernel:
             continue
-        if op.name in _EXCLUDED:
+        if op.name in _EXCLUDED or (level == "lane" and op.name in _LANE_EXCLUDED):
             return f"contains {op.name}"
         if op.regions and op.name not in _REGION_OPS:
             return f"contains {op.name} (a region op without a batched form)"
@@ -409,6 +412,79 @@ def _desc_and_offsets(fr: list, s_td: int, get_off: Any, n: int) -> tuple[NdDesc
     return base, offs
 
 
+def group_ints(v: Any, groups: int, size: int) -> np.ndarray:
+    """Batched lane level: the value of each of ``groups`` subgroups (``size`` lanes each) of an integer lane value
+    that is uniform within every subgroup; ExecFault (the batch falls back) when it is not."""
+    if not _varies(v):
+        return np.full(groups, int(v), np.int64)
+    arr = v.arr if v.arr is not None and v.arr.ndim == 1 else np.array(v.lanes, dtype=object)
+    try:
+        g = np.asarray(arr, np.int64).reshape(groups, size)
+    except (TypeError, ValueError) as exc:
+        raise ExecFault(f"a subgroup-uniform operand is not an integer per lane ({exc})") from None
+    if not (g == g[:, :1]).all():
+        raise ExecFault("an operand of a collective op differs between the lanes of a subgroup")
+    return g[:, 0]
+
+
+def group_block_starts(fr: list, s_td: int, get_off: Any, groups: int, size: int) -> tuple[NdDesc, np.ndarray]:
+    """Batched lane level: the common block descriptor and each subgroup's block start ``[groups, rank]``
+    (descriptor offsets + op offsets), or ExecFault when they are not uniform within every subgroup or the
+    subgroups' descriptors differ in more than their offsets."""
+    d = fr[s_td]
+    if isinstance(d, NdDesc):
+        base, offs = d, np.broadcast_to(np.array(d.offsets, np.int64), (groups, len(d.offsets)))
+    elif isinstance(d, NdBatch) and len(d.offs) == groups * size:
+        o = d.offs.reshape(groups, size, -1)
+        if not (o == o[:, :1]).all():
+            raise ExecFault("the descriptor of a collective op differs between the lanes of a subgroup")
+        base, offs = d.desc, o[:, 0]
+    elif _varies(d):
+        lanes = d.lanes
+        reps = lanes[::size]
+        if any(lanes[i] != reps[i // size] for i in range(len(lanes))):
+            raise ExecFault("the descriptor of a collective op differs between the lanes of a subgroup")
+        b = _nd_batch(reps)
+        if not isinstance(b, NdBatch):
+            raise ExecFault("the subgroups' descriptors differ in more than their offsets")
+        base, offs = b.desc, b.offs
+    else:
+        raise ExecFault("not a block descriptor")
+    extra = [group_ints(o, groups, size) for o in get_off(fr)]
+    if extra:
+        if len(extra) != offs.shape[1]:
+            raise ExecFault("offsets do not match the descriptor's rank")
+        offs = offs + np.stack(extra, axis=1)
+    return base, offs
+
+
+def block_gather(engine: Any, op: Any, d: NdDesc, offs: np.ndarray, info: dict) -> np.ndarray:
+    """Every instance's 2-D block load (``info`` from ``compile_load_nd``) as ``arrange(memory tiles)`` with a
+    leading instance axis; ExecFault when some block is not wholly inside the surface (the batch falls back)."""
+    mdt = info["mdt"]
+    where = _Block2D(engine, op, d, offs, info["rows"], info["width_units"], mdt.itemsize, info["per_unit"],
+                     info["check"], info["plan"], "load", info["bits"])
+    if where.flat is None or not where.inside.all():
+        raise ExecFault("a block of the batch reaches outside the surface")
+    return info["arrange"](where.flat[where.index(np.arange(len(offs)))].view(mdt))
+
+
+def block_scatter(engine: Any, op: Any, d: NdDesc, offs: np.ndarray, tiles: np.ndarray, plan: Any,
+                  check: bool) -> None:
+    """Every instance's 2-D block store of ``tiles [n, rows, cols]`` (memory order), validated like the
+    per-instance store; ExecFault when a block is not wholly inside the surface or two instances write one
+    element (the batch falls back to instance order)."""
+    n, rows, cols = tiles.shape
+    isz = tiles.dtype.itemsize
+    where = _Block2D(engine, op, d, offs, rows, cols, isz, 1, check, plan, "store", isz * 8)
+    if where.flat is None or not where.inside.all():
+        raise ExecFault("a block of the batch reaches outside the surface")
+    idx = where.index(np.arange(n)).reshape(-1)
+    if np.bincount(idx - idx.min()).max() > 1:
+        raise ExecFault("instances of the batch store to the same element")
+    where.flat[idx] = np.ascontiguousarray(tiles).reshape(-1).view(where.flat.dtype)
+
+
 @batch_impl("xegpu.update_nd_offset")
 def _update_nd_offset(op: Any, cx: BatchCompiler):
     from xesim.exec.ops.xegpu import _operand, mixed_list
@@ -686,6 +762,23 @@ class _BatchCode:
         run_region(self.body, [None] * self.nslots, args)
 
 
+class _LaneBatchCode:
+    """A lane-level kernel compiled for ``lanes`` lane slots (B subgroups x subgroup size): the lane-level
+    implementations (:mod:`xesim.exec.lanes`) with ``kstate.lane_batch`` = B; collectives handle each subgroup's
+    group of slots (``xesim.exec.ops.lane_xegpu``)."""
+
+    def __init__(self, engine: Any, kernel: Any, lanes: int) -> None:
+        from xesim.exec.lanes import LaneCompiler
+
+        cx = LaneCompiler(engine, kernel)
+        cx.lane_count = lanes
+        self.body = cx.compile_region(kernel.regions[0])
+        self.nslots = cx.nslots
+
+    def __call__(self, args: list) -> None:
+        run_region(self.body, [None] * self.nslots, args)
+
+
 def _kernel_allocations(engine: Any, args: list) -> list:
     """The global allocations a launch can write: those of its memref arguments — or every live one when an
     argument is a raw address."""
@@ -727,7 +820,12 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
     if batchable(engine, kernel, level) is not None:
         return None
     per_wg = len(instances)
-    wgs_per_batch = max(1, min(MAX_BATCH, BATCH_BYTES // _bytes_per_instance(kernel)) // per_wg)
+    sg = engine.target.subgroup.size
+    lane = level == "lane"
+    if lane and any(inst[2] != sg for inst in instances):
+        return None  # a partial subgroup: collectives need whole subgroups (the reference path reports it)
+    per_instance_bytes = _bytes_per_instance(kernel) * (sg if lane else 1)
+    wgs_per_batch = max(1, min(MAX_BATCH, BATCH_BYTES // per_instance_bytes) // per_wg)
     cache: dict[int, _BatchCode] = engine.__dict__.setdefault("_batch_code", {}).setdefault(id(kernel), {})
     ks = engine.kstate
     bx, by = ks.block[0], ks.block[1]
@@ -744,18 +842,28 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                 continue
             code = cache.get(n)
             if code is None:
-                code = cache[n] = _BatchCode(engine, kernel, n)
-            bs = code.bs
-            bs.n = n
-            bs.block_id = np.repeat(np.array(wgs, np.int64), per_wg, axis=0)
-            bs.thread_id = np.tile(tid, (len(wgs), 1))
-            bs.subgroup_id = np.tile(sgid, len(wgs))
+                code = cache[n] = _LaneBatchCode(engine, kernel, n * sg) if lane else _BatchCode(engine, kernel, n)
+            block_ids = np.repeat(np.array(wgs, np.int64), per_wg, axis=0)
+            if lane:
+                ks.lane_groups = (block_ids, np.tile(sgid, len(wgs)))
+                ks.lane_batch, ks.lane_count = n, n * sg
+                ks.full_mask = ks.lane_mask = tuple(range(n * sg))
+                ks.lane_id = None
+            else:
+                bs = code.bs
+                bs.n = n
+                bs.block_id = block_ids
+                bs.thread_id = np.tile(tid, (len(wgs), 1))
+                bs.subgroup_id = np.tile(sgid, len(wgs))
             allocs = _kernel_allocations(engine, args)
             snapshot = [(a, a.data.copy()) for a in allocs]
             ks.block_id, ks.subgroup_id, ks.thread_id = wgs[0], 0, (0, 0, 0)
             ks.slm, ks.races = None, None
             try:
-                code(list(args))
+                try:
+                    code(list(args))
+                finally:
+                    ks.lane_groups, ks.lane_batch, ks.lane_count = None, 1, sg
                 STATS["batched"] += 1
             except (ExecFault, Diverged, MemoryFault, ZeroDivisionError, OverflowError, FloatingPointError) as exc:
                 if DEBUG:

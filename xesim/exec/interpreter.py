@@ -220,6 +220,11 @@ class KernelState:
         self.lane_id: int | None = 0  # lane-level kernels: the lane an op executes for (None: all active lanes)
         self.lane_mask: tuple[int, ...] = ()  # lane-level kernels: the active lanes (xesim/exec/lanes.py)
         self.full_mask: tuple[int, ...] = ()  # lane-level kernels: the lanes the subgroup was launched with
+        # lane-level kernels: lane slots of the values and subgroups run together (xesim/exec/batch.py runs B
+        # subgroups at once: B x subgroup_size slots, subgroup b's lane l at b * subgroup_size + l)
+        self.lane_count = 16
+        self.lane_batch = 1
+        self.lane_groups: Any = None  # batched lane level: (block ids [B, 3], subgroup ids [B])
         self.num_subgroups = 1
         self.subgroup_size = 16
         self.slm: AddressSpace | None = None
@@ -289,7 +294,14 @@ class Engine:
 
             raise DiagnosticError(Diagnostic("error", Location.unknown(),
                                              f"XESIM_ENGINE must be fast, reference or both, not {self.engine_mode!r}"))
+        # Kernels' fast paths (direct block loads/stores, lane-level vectorised paths, batched execution) take
+        # their reference path when True: always under reference, in the second run of each launch under both
+        # (xesim/exec/crosscheck.py).
+        self.kernel_reference = self.engine_mode == "reference"
         self.memory = AddressSpace("global")
+        from xesim.exec.parallel import default_jobs
+
+        self.jobs = default_jobs()  # --jobs / XESIM_JOBS: processes a launch's workgroups use (xesim/exec/parallel.py)
         self.kstate = KernelState()
         self._code: dict[tuple[int, bool], FunctionCode] = {}
         self.rng = None

@@ -151,8 +151,8 @@ def merge(active: tuple[int, ...], new: Any, old: Any, lanes: int) -> Any:
 
 def require_whole_subgroup(ks: Any) -> None:
     """Collective ops need every lane of the subgroup (spec §3.2 SIMT: subgroup-collective)."""
-    if ks.lane_mask != ks.full_mask or len(ks.full_mask) != ks.subgroup_size:
-        if len(ks.full_mask) != ks.subgroup_size:
+    if ks.lane_mask != ks.full_mask or len(ks.full_mask) != ks.lane_count:
+        if len(ks.full_mask) != ks.lane_count:
             raise ExecFault(f"is subgroup-collective but the subgroup has only {len(ks.full_mask)} of "
                             f"{ks.subgroup_size} work-items (the hardware needs the whole subgroup)")
         raise ExecFault(f"is subgroup-collective but executes under divergent control flow with only lanes "
@@ -235,14 +235,15 @@ def _is_slm_alloc(op: Any) -> bool:
 def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None = None) -> Callable[[list], None]:
     """The lane-level step of an op with an ordinary implementation (see the module docstring); ``always``: the
     op's effect is per work-item even with uniform operands (default: :data:`PER_LANE_EFFECTS`)."""
-    ks = cx.engine.kstate
+    engine = cx.engine
+    ks = engine.kstate
     in_slots = list(dict.fromkeys(cx.slots(op.operands)))
     out_slots = cx.slots(op.results)
     if always is None:
         always = op.name in PER_LANE_EFFECTS and not _is_slm_alloc(op)
     has_regions = bool(op.regions)
     vector_shape = tuple(op.results[0].type.shape) if _elementwise(op) else None
-    lanes_n = cx.engine.target.subgroup.size
+    lanes_n = getattr(cx, "lane_count", cx.engine.target.subgroup.size)  # lane slots (xesim/exec/batch.py: B x 16)
     clone = _scalar_clone(op, cx, lanes_n) if isinstance(cx, LaneCompiler) else None
     op_slots = cx.slots(op.operands)
 
@@ -252,7 +253,7 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
         runs and reports the lane)."""
         cstep, c_in, c_out, dtypes = clone  # type: ignore[misc]
         mask = ks.lane_mask
-        n = ks.subgroup_size
+        n = ks.lane_count
         if n != lanes_n:
             return False
         full = len(mask) == n
@@ -282,7 +283,7 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
     def run_per_lane(fr: list, varying: list[int]) -> None:
         saved = [fr[s] for s in varying]
         mask = ks.lane_mask
-        n = ks.subgroup_size
+        n = ks.lane_count
         outs = [[None] * n for _ in out_slots]
         try:
             for i in mask:
@@ -304,7 +305,7 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
             fr[s] = Varying(outs[k])
 
     def run_stacked(fr: list, varying: list[int]) -> bool:
-        n = ks.subgroup_size
+        n = ks.lane_count
         if ks.lane_mask != ks.full_mask or len(ks.full_mask) != n:
             return False
         saved = {s: fr[s] for s in in_slots}
@@ -335,6 +336,8 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
             if not always:
                 step(fr)
                 return
+        elif engine.kernel_reference:  # the reference path: lane by lane (xesim/exec/crosscheck.py)
+            pass
         elif vector_shape is not None and run_stacked(fr, varying):
             return
         elif clone is not None and run_clone(fr):

@@ -212,7 +212,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
         from xesim.exec import batch, parallel
 
         runner = batch.runner(engine, kernel, level, instances, args, run_workgroups) or run_workgroups
-        parallel.run_workgroups(engine, kernel, workgroups, runner)
+        parallel.run_workgroups(engine, kernel, workgroups, runner, list(args))
     except ExecFault as exc:
         if not exc.context:
             exc.context = ks.context()
@@ -235,6 +235,7 @@ def _activate(ks: Any, inst: tuple, bx: int, by: int) -> None:
     if ks.level == "lane":
         ks.lane_id = None
         ks.full_mask = ks.lane_mask = tuple(range(lanes))
+        ks.lane_count, ks.lane_batch, ks.lane_groups = ks.subgroup_size, 1, None
     else:
         ks.lane_id = 0
     if ks.grf is not None:  # this instance's register file (xesim/exec/grf.py)

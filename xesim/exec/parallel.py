@@ -1,17 +1,612 @@
-"""Workgroups of one kernel launch spread over processes (``--jobs N``; issue 7 §3).
+"""Workgroups of one kernel launch spread over processes (``--jobs N``, ``XESIM_JOBS``, ``Engine.jobs``; issue 7
+§3; ARCHITECTURE.md "Scheduling" and "Parallel workgroups as built").
 
-Placeholder: runs every workgroup in this process.  ``run_workgroups(engine, kernel, workgroups, runner)`` calls
-``runner(subset)`` for subsets of ``workgroups`` (in grid order) so that memory, printed output and the first
-fault are the same as ``runner(workgroups)``.
+:func:`run_workgroups` is called by the launcher with the launch's workgroups in grid order (x fastest, spec
+§3.2) and ``runner(subset)``, which runs a list of workgroups in this process.  The result -- memory, printed
+output (``gpu.printf``, ``vector.print``), warnings, assumption notes, the fault reported -- is the one of
+``runner(workgroups)`` for every program whose workgroups do not race with each other (no workgroup reads or
+writes bytes another one writes; workgroups have no ordering guarantee on the GPU, ARCHITECTURE.md
+"Scheduling").
+
+How (Linux ``os.fork``):
+
+1. when spreading would save less than :data:`MIN_PARALLEL_SECONDS` plus the children's memory comparison
+   (:data:`SECONDS_PER_BYTE` per byte), the launch runs here: the time per workgroup comes from the kernel's
+   previous launch or, for a first launch whose comparison alone would cost more than
+   :data:`MIN_PARALLEL_SECONDS`, from running the first workgroup here first; a first launch with little memory
+   is spread (a fork costs a few milliseconds);
+2. otherwise the (remaining) workgroups are cut into ``n = min(jobs, count)`` contiguous chunks (chunk ``i`` =
+   ``workgroups[i*len//n:(i+1)*len//n]``); chunks 1..n-1 run in forked children, chunk 0 here (timed);
+3. a child works on its copy-on-write image of the process: it snapshots the global allocations the kernel can
+   write (every live one; only those of its memref arguments when ``run_workgroups`` is given the kernel's
+   arguments and none is an integer, which may be an address), runs its chunk, and sends back through a pipe
+   (pickle) the bytes it changed (per 4 KiB block: the block's bytes and a bit mask of the changed ones), its
+   ``gpu.printf`` text, what it wrote to ``engine.out``, its warnings (keyed like ``Engine.warn``), new
+   assumption notes, the target parameters it read, and its fault;
+4. the parent, after its own chunk, takes the children's results in chunk order: it writes the changed bytes
+   into its memory (only changed bytes, so the chunks' disjoint writes merge), appends the output, replays the
+   warnings not yet printed, and raises the fault of the lowest faulting chunk -- the first faulting workgroup
+   in grid order, as ``--jobs 1`` would; output and warnings of later chunks are dropped and their children
+   killed.  Memory after a fault may hold later chunks' writes (the program stops there anyway).
+
+Because a child never writes shared memory, in-process roll-backs (a batched runner restoring a snapshot after a
+divergence) cannot clobber other chunks' writes, and a racy program still gets one deterministic result per N.
+
+The launch runs in **one process** (no fork) when: the platform has no ``fork``; ``jobs <= 1``; fewer than two
+workgroups; ``--check-races`` (detectors are per process); the register-file model is on (``XESIM_GRF``,
+``--stats``: statistics are per process); ``--schedule random`` (one generator); tracing is on; or the kernel
+(or a function it calls) has an atomic on global memory (cross-process atomicity is not modelled), allocates or
+frees global memory (``memref.alloc``/``alloca``/``realloc``/``dealloc``/``get_global``, ``gpu.alloc``/
+``dealloc`` outside SLM, private attributions: addresses must be the ones ``--jobs 1`` hands out), or calls a
+function without a body (runtime utilities print and allocate).  :func:`one_process_reason` names the reason.
+
+``--jobs N`` means N cores: a launch in one process lets numba's parallel DPAS use up to N threads; a spread
+launch runs every process, the parent's chunk included, with one. A child sets numba to one thread, never returns
+into the caller (``os._exit`` after sending its result: no atexit handlers, no test-runner teardown) and leaves
+stdout/stderr alone; buffered output is flushed before the fork so it is not duplicated. A child that dies
+without a result (killed, crashed) is an internal error naming its workgroups, never a hang.
 """
 
 from __future__ import annotations
 
+import io
+import os
+import pickle
+import signal
+import sys
+import time
+import traceback
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 
-def run_workgroups(engine: Any, kernel: Any, workgroups: list[tuple[int, int, int]],
-                   runner: Callable[[list[tuple[int, int, int]]], None]) -> None:
-    """Run ``workgroups`` through ``runner`` (serially for now)."""
-    runner(workgroups)
+from xesim.diagnostics import Diagnostic, DiagnosticError, Location
+from xesim.exec.interpreter import ExecFault
+from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+from xesim.ir.core import Operation
+
+Workgroup = tuple[int, int, int]
+Runner = Callable[[list[Workgroup]], None]
+
+#: processes can be forked (the package targets Linux; elsewhere every launch runs in one process)
+CAN_FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
+#: a launch is spread unless the time it would save (the serial time its kernel's last launch measured per
+#: workgroup, times workgroups x (n-1)/n) is below this many seconds plus SECONDS_PER_BYTE per byte a child must
+#: snapshot and compare
+MIN_PARALLEL_SECONDS = 0.05
+SECONDS_PER_BYTE = 1e-9
+#: granularity (bytes) of the changed-memory records a child sends back
+BLOCK = 4096
+
+#: XESIM_JOBS_DEBUG=1: say on stderr how each launch was run and why
+DEBUG = bool(os.environ.get("XESIM_JOBS_DEBUG"))
+#: counts since start: launches run in one process for a reason / because they were too short, launches spread,
+#: worker processes forked
+STATS = {"one_process": 0, "too_short": 0, "spread": 0, "forked": 0}
+
+_ALLOC_OPS = frozenset({"memref.alloc", "memref.alloca", "memref.realloc", "memref.get_global", "gpu.alloc"})
+_FREE_OPS = frozenset({"memref.dealloc", "gpu.dealloc"})
+
+
+# ================================================================================================ the job count
+def usable_cores() -> int:
+    """The number of cores this process may run on (its CPU affinity; ``os.cpu_count()`` where unknown)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+def default_jobs() -> int:
+    """``XESIM_JOBS`` when set (a positive integer), else :func:`usable_cores`."""
+    raw = os.environ.get("XESIM_JOBS", "").strip()
+    if not raw:
+        return usable_cores()
+    try:
+        n = int(raw)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise DiagnosticError(Diagnostic("error", Location.unknown(),
+                                         f"XESIM_JOBS must be a positive integer, not {raw!r}"))
+    return n
+
+
+# ================================================================================================ the decision
+def one_process_reason(engine: Any, kernel: Any, workgroups: list[Workgroup]) -> str | None:
+    """Why this launch runs in one process (module docstring), or None when it may be spread over processes."""
+    if not CAN_FORK:
+        return "processes cannot be forked on this platform"
+    if getattr(engine, "jobs", 1) <= 1:
+        return "one job"
+    if len(workgroups) < 2:
+        return "fewer than two workgroups"
+    if engine.check_races:
+        return "race detection (--check-races) is per process"
+    if engine.grf_mode != "off" or engine.kstate.grf is not None:
+        return "the register-file model (XESIM_GRF, --stats) keeps per-process statistics"
+    if engine.schedule == "random":
+        return "the random schedule (--schedule random) uses one generator"
+    if any(getattr(engine, name, None) for name in ("trace", "tracer", "listener")):
+        return "tracing is on"
+    cache: dict[int, str | None] = engine.__dict__.setdefault("_one_process_kernels", {})
+    key = id(kernel)
+    if key not in cache:
+        cache[key] = kernel_reason(engine, kernel)
+    return cache[key]
+
+
+def kernel_reason(engine: Any, kernel: Any) -> str | None:
+    """Why the kernel's own code keeps a launch in one process (global atomics, global allocations, calls of
+    functions without a body; functions it calls are included), or None."""
+    ft = kernel.attributes["function_type"].type
+    n_wg_attr = kernel.attributes.get("workgroup_attributions")
+    n_wg = n_wg_attr.value if n_wg_attr is not None else 0
+    entry = kernel.regions[0].blocks[0] if kernel.regions and kernel.regions[0].blocks else None
+    if entry is not None and len(entry.args) > len(ft.inputs) + n_wg:
+        return "the kernel has private attributions (global memory allocated per subgroup)"
+    seen = {id(kernel)}
+    todo = [kernel]
+    while todo:
+        for op in todo.pop().walk():
+            name = op.name
+            if "atomic" in name and not _all_slm(op.operands):
+                return f"{name} ({op.loc}) updates global memory atomically (not modelled across processes)"
+            if name in _ALLOC_OPS and not _all_slm(op.results):
+                return f"{name} ({op.loc}) allocates global memory"
+            if name in _FREE_OPS and not _all_slm(op.operands):
+                return f"{name} ({op.loc}) frees global memory"
+            if name == "func.call":
+                ref = op.attributes.get("callee")
+                callee = engine.lookup(tuple(ref.path)) if ref is not None else None
+                if callee is None or not callee.regions or callee.regions[0].empty:
+                    leaf = getattr(ref, "leaf", "?")
+                    return f"func.call ({op.loc}) calls @{leaf}, a function without a body"
+                if id(callee) not in seen:
+                    seen.add(id(callee))
+                    todo.append(callee)
+    return None
+
+
+def _all_slm(values: Any) -> bool:
+    """True when every memref / tensor_desc among ``values`` is in shared local memory (and there is one)."""
+    from xesim.exec.ops.memref import is_workgroup_space
+
+    found = False
+    for v in values:
+        t = v.type
+        if isinstance(t, T.TensorDescType):
+            if t.memory_space != "slm":
+                return False
+        elif isinstance(t, (T.MemRefType, T.UnrankedMemRefType)):
+            if not is_workgroup_space(t.memory_space):
+                return False
+        else:
+            continue
+        found = True
+    return found
+
+
+# ================================================================================================ running
+def run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runner: Runner,
+                   args: list | None = None) -> None:
+    """Run ``workgroups`` (grid order) through ``runner`` in ``engine.jobs`` processes when the launch allows it
+    (module docstring), with the result of ``runner(workgroups)``.  ``args`` (the kernel's argument values)
+    narrows the memory a child snapshots and compares (default: every live global allocation)."""
+    prev = set_numba_threads(max(1, engine.jobs))  # --jobs N: N cores, also for numba's parallel DPAS rows
+    try:
+        _run_workgroups(engine, kernel, workgroups, runner, args)
+    finally:
+        set_numba_threads(prev)
+
+
+def set_numba_threads(n: int | None) -> int | None:
+    """Give numba's parallel layer ``n`` threads (at most its configured number); return the previous count
+    (None: numba's parallel layer is not available, nothing changed)."""
+    numba = sys.modules.get("numba")
+    if numba is None or n is None:
+        return None
+    try:
+        prev = numba.get_num_threads()
+        want = max(1, min(n, numba.config.NUMBA_NUM_THREADS))
+        if want != prev:
+            numba.set_num_threads(want)
+        return prev
+    except Exception:  # noqa: BLE001 - numba internals differ between versions; threads are only a cost
+        return None
+
+
+def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runner: Runner,
+                    args: list | None) -> None:
+    reason = one_process_reason(engine, kernel, workgroups)
+    if reason is not None:
+        STATS["one_process"] += 1
+        _debug(engine, f"{len(workgroups)} workgroup(s) in one process: {reason}")
+        runner(workgroups)
+        return
+    n = min(engine.jobs, len(workgroups))
+    allocs = _writable_allocations(engine, args)
+    nbytes = sum(a.size for a in allocs)
+    overhead = MIN_PARALLEL_SECONDS + SECONDS_PER_BYTE * nbytes
+    timing: dict[int, float] = engine.__dict__.setdefault("_jobs_seconds_per_workgroup", {})
+    per_wg = timing.get(id(kernel))  # measured in this kernel's previous launch
+    if per_wg is None and SECONDS_PER_BYTE * nbytes > MIN_PARALLEL_SECONDS:  # much memory: time workgroup 0 first
+        t0 = time.perf_counter()
+        runner(workgroups[:1])
+        per_wg = timing[id(kernel)] = time.perf_counter() - t0
+        workgroups = workgroups[1:]
+        n = min(n, len(workgroups))
+    if n < 2 or (per_wg is not None and per_wg * len(workgroups) * (n - 1) / n < overhead):
+        STATS["too_short"] += 1
+        work = f"about {per_wg * len(workgroups):.3f} s of work" if per_wg is not None else "one workgroup left"
+        _debug(engine, f"{len(workgroups)} workgroup(s) in one process: {work}, {n} process(es) would save less "
+                       f"than {overhead:.3f} s")
+        t0 = time.perf_counter()
+        runner(workgroups)
+        timing[id(kernel)] = (time.perf_counter() - t0) / len(workgroups)
+        return
+    STATS["spread"] += 1
+    _debug(engine, f"{len(workgroups)} workgroups in {n} processes ({nbytes} bytes to compare per process)")
+    chunks = [workgroups[i * len(workgroups) // n:(i + 1) * len(workgroups) // n] for i in range(n)]
+    seconds = _Launch(engine, chunks, runner, allocs).run()
+    timing[id(kernel)] = seconds / len(chunks[0])
+
+
+def _debug(engine: Any, text: str) -> None:
+    if DEBUG:
+        print(f"xesim jobs: kernel {engine.kstate.kernel_name}: {text}", file=sys.stderr)
+
+
+class _Launch:
+    """One spread launch: chunk 0 in this process, the others in forked children (module docstring)."""
+
+    def __init__(self, engine: Any, chunks: list[list[Workgroup]], runner: Runner, allocs: list) -> None:
+        self.engine, self.chunks, self.runner, self.allocs = engine, chunks, runner, allocs
+        self.children: dict[int, tuple[int, int]] = {}  # chunk index -> (pid, read end of its pipe)
+
+    def run(self) -> float:
+        """Run the launch; the seconds chunk 0 took here."""
+        engine = self.engine
+        _flush(engine.out, engine.err, sys.stdout, sys.stderr)
+        try:
+            for i in range(1, len(self.chunks)):
+                self._fork(i)
+            set_numba_threads(1)  # one core per process (the caller restores the count)
+            t0 = time.perf_counter()
+            self.runner(self.chunks[0])
+            seconds = time.perf_counter() - t0
+            for i in range(1, len(self.chunks)):
+                if i in self.children:
+                    result = self._collect(i)
+                    fault = _apply(engine, result)
+                    if fault is not None:
+                        raise fault
+                else:  # the fork failed: this chunk runs here, in its turn
+                    self.runner(self.chunks[i])
+        finally:
+            self._kill_all()
+        return seconds
+
+    def _fork(self, i: int) -> None:
+        r, w = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:  # no more processes: run the chunk here (run())
+            os.close(r)
+            os.close(w)
+            return
+        if pid == 0:  # the child: never returns
+            status = 70
+            try:
+                os.close(r)
+                for _, fd in self.children.values():
+                    os.close(fd)
+                try:
+                    payload = _child_run(self.engine, self.runner, self.chunks[i], self.allocs)
+                except BaseException:  # noqa: BLE001 - a failure of this module's child code
+                    payload = pickle.dumps({"crash": traceback.format_exc()})
+                _write_all(w, payload)
+                status = 0
+            finally:
+                _flush(sys.stdout, sys.stderr)
+                os._exit(status)
+        os.close(w)
+        self.children[i] = (pid, r)
+        STATS["forked"] += 1
+
+    def _collect(self, i: int) -> dict:
+        pid, r = self.children.pop(i)
+        try:
+            data = _read_all(r)
+        except BaseException:  # interrupted: the child goes too
+            os.close(r)
+            _kill(pid)
+            raise
+        os.close(r)
+        _, status = os.waitpid(pid, 0)
+        result = None
+        try:
+            result = _loads(self.engine, data) if data else None
+        except Exception:  # noqa: BLE001 - a truncated result: the child died while writing it
+            result = None
+        if not isinstance(result, dict) or "crash" in result:
+            why = _status_text(status)
+            if isinstance(result, dict):
+                why += f"; its last words:\n{result['crash']}"
+            raise self._internal_error(i, why)
+        return result
+
+    def _internal_error(self, i: int, why: str) -> ExecFault:
+        chunk = self.chunks[i]
+        wgs = f"workgroup {chunk[0]}" if len(chunk) == 1 else f"workgroups {chunk[0]} to {chunk[-1]}"
+        ks = self.engine.kstate
+        return ExecFault(f"internal error: the worker process running {wgs} (part {i + 1} of "
+                         f"{len(self.chunks)} of this launch) ended without a result ({why}); please report it "
+                         "(--jobs 1 runs the launch in one process)", None, f"kernel {ks.kernel_name}")
+
+    def _kill_all(self) -> None:
+        """Stop and reap every child not collected yet (after a fault, an error or an interrupt)."""
+        while self.children:
+            _, (pid, r) = self.children.popitem()
+            os.close(r)
+            _kill(pid)
+
+
+def _kill(pid: int) -> None:
+    """Stop and reap child ``pid``."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+
+
+def _status_text(status: int) -> str:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        try:
+            return f"killed by signal {signal.Signals(sig).name}"
+        except ValueError:
+            return f"killed by signal {sig}"
+    return f"exit status {os.waitstatus_to_exitcode(status)}"
+
+
+def _flush(*streams: Any) -> None:
+    for s in streams:
+        try:
+            s.flush()
+        except Exception:  # noqa: BLE001 - closed or odd streams
+            pass
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+    os.close(fd)
+
+
+def _read_all(fd: int) -> bytes:
+    parts = []
+    while True:
+        b = os.read(fd, 1 << 20)
+        if not b:
+            return b"".join(parts)
+        parts.append(b)
+
+
+# ================================================================================================ the child side
+class _ErrLog:
+    """Stands for ``engine.err`` in a child: keeps what is written, tagged with the warning key being printed."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[Any, str]] = []
+        self.key: Any = None
+
+    def write(self, s: str) -> int:
+        if s:
+            if self.items and self.items[-1][0] == self.key and self.key is not None:
+                self.items[-1] = (self.key, self.items[-1][1] + s)
+            else:
+                self.items.append((self.key, s))
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list) -> bytes:
+    """Run ``chunk`` in this (forked) process; the pickled result (module docstring, step 3)."""
+    _one_numba_thread()
+    ks = engine.kstate
+    before = [a.data.copy() for a in allocs]
+    n_printf, n_notes = len(ks.printf_buffer), len(engine.assumption_notes)
+    out, log = io.StringIO(), _ErrLog()
+    engine.out, engine.err = out, log
+    warn = engine.warn
+
+    def keyed_warn(op: Any, message: str) -> None:
+        log.key = (id(op), message)  # Engine.warn's key: printed once per op and text
+        try:
+            warn(op, message)
+        finally:
+            log.key = None
+
+    engine.warn = keyed_warn
+    fault: BaseException | None = None
+    tb = ""
+    try:
+        runner(chunk)
+    except BaseException as exc:  # noqa: BLE001 - every fault goes to the parent
+        if isinstance(exc, ExecFault) and not exc.context:
+            exc.context = ks.context()  # as the launcher does, with this child's kernel state
+        fault, tb = exc, "".join(traceback.format_exception(exc))
+    result = {
+        "memory": [(a.base, _changes(a.data, b)) for a, b in zip(allocs, before)],
+        "out": out.getvalue(), "printf": ks.printf_buffer[n_printf:], "err": log.items,
+        "notes": engine.assumption_notes[n_notes:], "used": set(engine.target.used), "fault": fault,
+        "traceback": tb,
+    }
+    try:
+        return _dumps(engine, result)
+    except Exception:  # noqa: BLE001 - an exception that does not pickle: keep its text, op and context
+        result["fault"] = ExecFault(str(fault) or type(fault).__name__, getattr(fault, "op", None),
+                                    getattr(fault, "context", ""))
+        return _dumps(engine, result)
+
+
+def _one_numba_thread() -> None:
+    """N processes must not each start a thread per core: numba's parallel layer gets one thread."""
+    os.environ["NUMBA_NUM_THREADS"] = "1"
+    numba = sys.modules.get("numba")
+    if numba is None:
+        return
+    try:
+        numba.config.NUMBA_NUM_THREADS = 1
+        par = sys.modules.get("numba.np.ufunc.parallel")
+        if par is not None and getattr(par, "_is_initialized", False):
+            numba.set_num_threads(1)
+        elif par is not None:
+            par.NUM_THREADS = 1
+    except Exception:  # noqa: BLE001 - numba internals differ between versions; threads are only a cost
+        pass
+
+
+def _writable_allocations(engine: Any, args: list | None) -> list:
+    """The live global allocations a launch with kernel arguments ``args`` can write: those of its memref
+    arguments, or every live one when an argument is an integer (possibly an address) or unknown."""
+    from xesim.exec.values import MemRefValue
+
+    space = engine.memory
+    if args is None:
+        return [a for a in space.live_allocations() if a.size > 0]
+    allocs = {}
+    for v in args:
+        if isinstance(v, MemRefValue):
+            if v.space is space:
+                a = v.alloc if v.alloc is not None else space.allocation_at(v.aligned)
+                if a is not None and a.alive and a.size > 0:
+                    allocs[id(a)] = a
+        elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
+            return [a for a in space.live_allocations() if a.size > 0]
+    return list(allocs.values())
+
+
+def _changes(now: np.ndarray, before: np.ndarray) -> list:
+    """The bytes of ``now`` that differ from ``before``: ``[(first byte, bytes, packed mask or None)]`` per
+    :data:`BLOCK`-byte block with a change (mask None: every byte of the block changed)."""
+    diff = now != before
+    if not diff.any():
+        return []
+    n = now.size
+    full = n // BLOCK * BLOCK
+    out = []
+    if full:
+        blocks = np.flatnonzero(diff[:full].reshape(-1, BLOCK).any(axis=1))
+        for b in blocks.tolist():
+            lo = b * BLOCK
+            m = diff[lo:lo + BLOCK]
+            out.append((lo, now[lo:lo + BLOCK].copy(), None if m.all() else np.packbits(m)))
+    if full < n and diff[full:].any():
+        m = diff[full:]
+        out.append((full, now[full:].copy(), None if m.all() else np.packbits(m)))
+    return out
+
+
+# ================================================================================================ results
+class _Pickler(pickle.Pickler):
+    """Sends ops of the module by identity (the parent has the same objects: the child is its fork) and
+    exceptions with their attributes, whatever their constructor's signature."""
+
+    def __init__(self, file: Any, module: Any) -> None:
+        super().__init__(file, pickle.HIGHEST_PROTOCOL)
+        self.module = module
+        self.ops: set[int] | None = None
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, Operation):
+            if self.ops is None:
+                self.ops = {id(op) for op in self.module.walk()}
+            if id(obj) in self.ops:
+                return ("op", id(obj))
+        return None
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, BaseException):
+            return _rebuild_exception, (type(obj), obj.args, dict(vars(obj)))
+        return NotImplemented
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file: Any, module: Any) -> None:
+        super().__init__(file)
+        self.module = module
+        self.ops: dict[int, Any] | None = None
+
+    def persistent_load(self, pid: Any) -> Any:
+        if self.ops is None:
+            self.ops = {id(op): op for op in self.module.walk()}
+        return self.ops.get(pid[1])
+
+
+def _rebuild_exception(cls: type, args: tuple, state: dict) -> BaseException:
+    exc = cls.__new__(cls, *args)
+    exc.args = args
+    exc.__dict__.update(state)
+    return exc
+
+
+def _dumps(engine: Any, result: dict) -> bytes:
+    buf = io.BytesIO()
+    _Pickler(buf, engine.module).dump(result)
+    return buf.getvalue()
+
+
+def _loads(engine: Any, data: bytes) -> Any:
+    return _Unpickler(io.BytesIO(data), engine.module).load()
+
+
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker process (the ``__cause__`` of the re-raised fault, shown
+    by ``--debug``)."""
+
+    def __str__(self) -> str:
+        return "\n" + str(self.args[0]) if self.args else ""
+
+
+def _apply(engine: Any, result: dict) -> BaseException | None:
+    """Merge a child's result into this process (module docstring, step 4); its fault, if any."""
+    for base, changes in result["memory"]:
+        if changes:
+            _merge(engine.memory.allocation_at(base).data, changes)
+    if result["out"]:
+        engine.out.write(result["out"])
+    engine.kstate.printf_buffer.extend(result["printf"])
+    for key, text in result["err"]:
+        if key is None:
+            engine.err.write(text)
+        elif key not in engine._warned:
+            engine._warned.add(key)
+            engine.err.write(text)
+    for note in result["notes"]:
+        if note not in engine.assumption_notes:
+            engine.assumption_notes.append(note)
+    engine.target.used |= result["used"]
+    fault = result["fault"]
+    if fault is not None and result["traceback"]:
+        fault.__cause__ = RemoteTraceback(result["traceback"])
+    return fault
+
+
+def _merge(data: np.ndarray, changes: list) -> None:
+    for lo, block, mask in changes:
+        dst = data[lo:lo + block.size]
+        if mask is None:
+            dst[...] = block
+        else:
+            np.copyto(dst, block, where=np.unpackbits(mask, count=block.size).view(bool))

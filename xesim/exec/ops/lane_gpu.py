@@ -36,9 +36,16 @@ def _lane_ids(read):
 
         def step(fr: list) -> None:
             bx, by, _ = ks.block
-            lin = ks.subgroup_id * ks.subgroup_size + np.arange(ks.subgroup_size, dtype=np.int64)
+            sg = ks.subgroup_size
+            if ks.lane_groups is None:
+                lin = ks.subgroup_id * sg + np.arange(sg, dtype=np.int64)
+                blk = ks.block_id
+            else:  # B subgroups at once (xesim/exec/batch.py): subgroup b's lane l in slot b * sg + l
+                blocks, sgids = ks.lane_groups
+                lin = np.repeat(sgids, sg) * sg + np.tile(np.arange(sg, dtype=np.int64), len(sgids))
+                blk = tuple(np.repeat(blocks[:, i], sg) for i in range(3))
             tid = (lin % bx, (lin // bx) % by, lin // (bx * by))
-            vals = np.asarray(read(ks, d, lin - lin[0], tid), np.int64)
+            vals = np.asarray(read(ks, d, lin % sg, tid, blk), np.int64)
             live = vals[: len(ks.full_mask)]
             fr[out] = int(live[0]) if live.size and (live == live[0]).all() else Varying(None, vals)
 
@@ -47,9 +54,13 @@ def _lane_ids(read):
     return compile_fn
 
 
-lane_impl("gpu.lane_id")(_lane_ids(lambda ks, d, lanes, tid: lanes))
-lane_impl("gpu.thread_id")(_lane_ids(lambda ks, d, lanes, tid: tid[d]))
-lane_impl("gpu.global_id")(_lane_ids(lambda ks, d, lanes, tid: ks.block_id[d] * ks.block[d] + tid[d]))
+lane_impl("gpu.lane_id")(_lane_ids(lambda ks, d, lanes, tid, blk: lanes))
+lane_impl("gpu.thread_id")(_lane_ids(lambda ks, d, lanes, tid, blk: tid[d]))
+lane_impl("gpu.global_id")(_lane_ids(lambda ks, d, lanes, tid, blk: blk[d] * ks.block[d] + tid[d]))
+lane_impl("gpu.block_id")(_lane_ids(lambda ks, d, lanes, tid, blk: np.broadcast_to(blk[d], lanes.shape)))
+lane_impl("gpu.subgroup_id")(_lane_ids(lambda ks, d, lanes, tid, blk: (tid[0] + ks.block[0] * (tid[1] + ks.block[1]
+                                                                                               * tid[2]))
+                                       // ks.subgroup_size))
 
 
 @lane_impl("gpu.barrier")

@@ -4,8 +4,9 @@ When the memref is uniform, every lane is active and every lane's multi-index li
 allocation), the lanes' accesses are independent element reads / writes, so they are done at once on the typed
 view of the allocation (:func:`xesim.exec.ops.memref.typed_view`).  Anything else — a partial mask, an index out
 of bounds (whose located error must name the lane), several lanes storing to one element (lane order decides
-the value), per-lane memrefs, ``--check-races`` (whose detector watches the ordinary accesses) — takes the
-per-lane path of :func:`xesim.exec.lanes.per_lane`, which runs the ordinary implementation for each lane.
+the value), per-lane memrefs, ``--check-races`` (whose detector watches the ordinary accesses), ``engine.kernel_reference``
+(the reference engine, :mod:`xesim.exec.crosscheck`) — takes the per-lane path of :func:`xesim.exec.lanes.per_lane`,
+which runs the ordinary implementation for each lane.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def _all_lanes(fr: list, ks: Any, ms: int, idx: list[int]) -> tuple[np.ndarray, 
     """(typed view, element index per lane) when the fast path applies: a uniform memref, every lane active,
     some index lane-dependent and every lane in bounds; else None."""
     m = fr[ms]
-    n = ks.subgroup_size
+    n = ks.lane_count
     if type(m) is Varying or len(ks.lane_mask) != n:
         return None
     ii = _index_arrays(fr, idx, n)
@@ -72,13 +73,14 @@ def _load(op: Any, cx: Any):
     slow = per_lane(op, cx, ordinary)
     if not _fast_ok(cx):
         return slow
-    ks = cx.engine.kstate
+    engine = cx.engine
+    ks = engine.kstate
     ms = cx.slot(op.operands[0])
     idx = cx.slots(group(op, "indices"))
     res = cx.slot(op.results[0])
 
     def step(fr: list) -> None:
-        found = _all_lanes(fr, ks, ms, idx)
+        found = None if engine.kernel_reference else _all_lanes(fr, ks, ms, idx)
         if found is None:
             slow(fr)
             return
@@ -94,13 +96,14 @@ def _store(op: Any, cx: Any):
     slow = per_lane(op, cx, ordinary)
     if not _fast_ok(cx):
         return slow
-    ks = cx.engine.kstate
+    engine = cx.engine
+    ks = engine.kstate
     vs = cx.slot(op.operands[0])
     ms = cx.slot(op.operands[1])
     idx = cx.slots(group(op, "indices"))
 
     def step(fr: list) -> None:
-        found = _all_lanes(fr, ks, ms, idx)
+        found = None if engine.kernel_reference else _all_lanes(fr, ks, ms, idx)
         if found is None:
             slow(fr)
             return

@@ -59,7 +59,7 @@ def _if(op: Any, cx: Any):
                         evals = [None] * len(res)
                 finally:
                     ks.lane_mask = mask
-                n = ks.subgroup_size
+                n = ks.lane_count
                 for r, tv, ev in zip(res, tvals, evals):
                     fr[r] = merge(on, tv, ev if ev is not None else Varying([None] * n), n)
                 return
@@ -98,7 +98,7 @@ def _for(op: Any, cx: Any):
 
     def _divergent_for(fr: list, lo: Any, hi: Any, s: Any, vals: list) -> list:
         mask = ks.lane_mask
-        n = ks.subgroup_size
+        n = ks.lane_count
         los = {i: (lo.lanes[i] if type(lo) is Varying else lo) for i in mask}
         his = {i: (hi.lanes[i] if type(hi) is Varying else hi) for i in mask}
         sts = {i: (s.lanes[i] if type(s) is Varying else s) for i in mask}
@@ -135,7 +135,7 @@ def _while(op: Any, cx: Any):
 
     def step(fr: list) -> None:
         mask = ks.lane_mask
-        n = ks.subgroup_size
+        n = ks.lane_count
         vals = [fr[i] for i in inits]
         exits: list[Any] | None = None  # results of lanes that already left the loop
         try:

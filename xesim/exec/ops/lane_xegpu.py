@@ -30,13 +30,16 @@ from typing import Any
 
 import numpy as np
 
+from xesim.exec import batch
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.lanes import Varying, lane_impl, lane_value, per_lane, require_whole_subgroup, stacked, uniform_value
 from xesim.exec.ops.memref import compile_error, int_list_attr
 from xesim.exec.ops.xegpu import (
+    _BlockPlan,
     _elem_info,
     _lane_check,
     _lane_fault,
+    _offsets_getter,
     _operand,
     _scatter_checks,
     _scatter_source,
@@ -154,13 +157,25 @@ def _load_nd(op: Any, cx: Any):
     ks = cx.engine.kstate
     _, idx = _block_layout(op, cx, td, vt.num_elements)
     tmp = cx.temp_slot()
-    load = compile_load_nd(op, cx, tmp, None)
+    info: dict = {}
+    load = compile_load_nd(op, cx, tmp, None, info)
     res = cx.slot(op.results[0])
     uni = _uniform_operands(op, cx, ("TensorDesc", "offsets"))
     out_dt = dtype_of(vt.element_type)
+    s_td, get_off = cx.slot(_operand(op, "TensorDesc")), _offsets_getter(cx, op, td.rank)
+    flat_idx = idx.reshape(-1)
 
     def step(fr: list) -> None:
         require_whole_subgroup(ks)
+        if ks.lane_batch > 1:  # B subgroups at once (xesim/exec/batch.py)
+            if not info:
+                raise ExecFault("1-D block loads are not batched")
+            b, sg = ks.lane_batch, ks.subgroup_size
+            d, offs = batch.group_block_starts(fr, s_td, get_off, b, sg)
+            tiles = batch.block_gather(cx.engine, op, d, offs, info).reshape(b, -1)
+            frags = tiles[:, flat_idx].reshape(b * sg, -1)
+            fr[res] = Varying.from_stack(frags.astype(out_dt, copy=False))
+            return
         saved = _make_uniform(fr, uni, ks, "the descriptor or offset of a block load")
         try:
             load(fr)
@@ -187,9 +202,20 @@ def _store_nd(op: Any, cx: Any):
     uni = _uniform_operands(op, cx, ("TensorDesc", "offsets"))
     dt = dtype_of(td.element_type)
     size = idx.size
+    s_td, get_off = cx.slot(_operand(op, "TensorDesc")), _offsets_getter(cx, op, td.rank)
+    plan = _BlockPlan(op, cx.engine, dt.itemsize, td.shape[0], td.shape[1], "store") if td.rank == 2 else None
 
     def step(fr: list) -> None:
         require_whole_subgroup(ks)
+        if ks.lane_batch > 1:  # B subgroups at once (xesim/exec/batch.py)
+            if plan is None or td.array_length != 1:
+                raise ExecFault("this block store is not batched")
+            b, sg = ks.lane_batch, ks.subgroup_size
+            d, offs = batch.group_block_starts(fr, s_td, get_off, b, sg)
+            tiles = np.empty((b, size), dt)
+            tiles[:, idx.reshape(-1)] = stacked(fr[s_val], b * sg).reshape(b, -1)
+            batch.block_scatter(cx.engine, op, d, offs, tiles.reshape(b, *td.shape), plan, td.boundary_check)
+            return
         frags = stacked(fr[s_val], idx.shape[0])
         tile = np.empty(size, dt)
         tile[idx] = frags
@@ -212,6 +238,18 @@ def _prefetch_nd(op: Any, cx: Any):
 
     def step(fr: list) -> None:
         require_whole_subgroup(ks)
+        if ks.lane_batch > 1:  # B subgroups: each subgroup's prefetch (validation only) in turn
+            b, sg = ks.lane_batch, ks.subgroup_size
+            saved = [(s, fr[s]) for s in uni]
+            try:
+                for g in range(b):
+                    for s, v in saved:
+                        fr[s] = v.lanes[g * sg] if type(v) is Varying else v
+                    if inner is not None:
+                        inner(fr)
+            finally:
+                _restore(fr, saved)
+            return
         saved = _make_uniform(fr, uni, ks, "the descriptor or offset of a block prefetch")
         try:
             if inner is not None:
@@ -273,6 +311,18 @@ def _dpas(op: Any, cx: Any):
 
     def step(fr: list) -> None:
         require_whole_subgroup(ks)
+        if ks.lane_batch > 1:  # B subgroups at once (xesim/exec/batch.py): one batched DPAS call
+            g = ks.lane_batch
+            a = to_a(stacked(fr[s_a], g * n).reshape(g, n, -1))
+            b = to_b(stacked(fr[s_b], g * n).reshape(g, n, -1))
+            c = to_c(stacked(fr[s_c], g * n).reshape(g, n, -1)) if s_c is not None else None
+            try:
+                d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target)
+            except ValueError as exc:
+                raise ExecFault(str(exc)) from None
+            d = np.asarray(d).astype(rdt, copy=False).reshape(g, -1)
+            fr[res] = Varying.from_stack(d[:, d_idx].reshape(g * n, -1))
+            return
         a = to_a(stacked(fr[s_a], n))
         b = to_b(stacked(fr[s_b], n))
         c = to_c(stacked(fr[s_c], n)) if s_c is not None else None
@@ -292,11 +342,19 @@ def _fragments_to_matrix(layout: DpasLayout, operand: str):
     idx = layout.index_map(operand)
     rows, cols = layout.operand_shape(operand)
     if (idx < 0).any() or idx.size != rows * cols:
-        return lambda frags: layout.scatter(operand, frags)
+        def scatter(frags: np.ndarray) -> np.ndarray:
+            if frags.ndim == 3:
+                return np.stack([layout.scatter(operand, f) for f in frags])
+            return layout.scatter(operand, frags)
+
+        return scatter
     inv = np.empty(rows * cols, np.int64)
     inv[idx.reshape(-1)] = np.arange(idx.size)
 
     def to_matrix(frags: np.ndarray) -> np.ndarray:
+        """``[lanes, fragment]`` -> the matrix; ``[B, lanes, fragment]`` -> ``[B, rows, cols]``."""
+        if frags.ndim == 3:
+            return frags.reshape(len(frags), -1)[:, inv].reshape(len(frags), rows, cols)
         return frags.reshape(-1)[inv].reshape(rows, cols)
 
     return to_matrix

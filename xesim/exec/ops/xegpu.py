@@ -188,7 +188,8 @@ def _checker(engine: Any) -> _BlockChecker:
     return c
 
 
-#: Force every block load through the per-message GRF model (tests compare it with the direct in-bounds path).
+#: Force every block load/store through the per-message GRF model (tests compare it with the direct in-bounds path);
+#: ``engine.kernel_reference`` (XESIM_ENGINE=reference, and the second run under both) does the same per engine.
 REFERENCE_LOADS = False
 
 
@@ -344,7 +345,8 @@ def _load_2d_memory(engine: Any, op: Any, plan: _BlockPlan, d: NdDesc, x: int, y
         if v:
             _report(engine, op, v, f"2D block load of {blk.height}x{blk.width}x{blk.count} at [{by}, {bx}]")
     unit = mdt.itemsize
-    if (not REFERENCE_LOADS and x >= 0 and y >= 0 and (x + cols) * unit <= d.width_bytes and y + rows <= d.height):
+    if (not (REFERENCE_LOADS or engine.kernel_reference) and x >= 0 and y >= 0
+            and (x + cols) * unit <= d.width_bytes and y + rows <= d.height):
         pitch = d.pitch_bytes
         start = d.base + y * pitch + x * unit
         nbytes = (rows - 1) * pitch + cols * unit
@@ -600,7 +602,7 @@ def _store_in_place(engine: Any, d: NdDesc, x: int, y: int, v: np.ndarray, isz: 
     same as with the block model's message-by-message stores (``REFERENCE_LOADS`` forces the model path, and so
     does ``--check-races``, whose detector watches the model's accesses)."""
     rows, cols = v.shape
-    if REFERENCE_LOADS or getattr(engine, "check_races", False):
+    if REFERENCE_LOADS or engine.kernel_reference or getattr(engine, "check_races", False):
         return False
     if x < 0 or y < 0 or (x + cols) * isz > d.width_bytes or y + rows > d.height:
         return False

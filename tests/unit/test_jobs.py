@@ -1,0 +1,415 @@
+"""``--jobs N``: the workgroups of a launch spread over processes (xesim/exec/parallel.py, issue 7 §3).
+
+Results must not depend on N: memory, printed output (``gpu.printf`` after ``vector.print``, grid order),
+warnings (once), the fault reported (the first faulting workgroup in grid order) and the exit status.  Expected
+values are derived by hand from the kernels (small integers) or from the programs' own CHECK lines; the
+protocol tests compare with calling the runner directly (no process involved).  Every test forces spreading
+(no time threshold) and turns the register-file model off (it keeps launches in one process).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import xesim
+from tests.conftest import run_xesim
+from xesim.diagnostics import DiagnosticError
+from xesim.exec import parallel
+from xesim.exec.interpreter import Engine, ExecFault
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.skipif(not parallel.CAN_FORK, reason="needs os.fork (Linux)")
+
+
+@pytest.fixture(autouse=True)
+def _always_spread(monkeypatch):
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_SECONDS", 0.0)
+    monkeypatch.setattr(parallel, "SECONDS_PER_BYTE", 0.0)
+    monkeypatch.setenv("XESIM_GRF", "off")
+
+
+def forked() -> int:
+    return parallel.STATS["forked"]
+
+
+# out[by * 7 + bx][tx] = (100 bx + 10 by + tx) * scale over a 7x3 grid of 4-work-item workgroups.
+FILL = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @fill(%out: memref<21x4xi32>, %scale: i32) kernel {
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      %tx = gpu.thread_id x
+      %gdx = gpu.grid_dim x
+      %w0 = arith.muli %by, %gdx : index
+      %wg = arith.addi %w0, %bx : index
+      %bx32 = arith.index_cast %bx : index to i32
+      %by32 = arith.index_cast %by : index to i32
+      %tx32 = arith.index_cast %tx : index to i32
+      %c100 = arith.constant 100 : i32
+      %c10 = arith.constant 10 : i32
+      %a = arith.muli %bx32, %c100 : i32
+      %b = arith.muli %by32, %c10 : i32
+      %s = arith.addi %a, %b : i32
+      %t = arith.addi %s, %tx32 : i32
+      %v = arith.muli %t, %scale : i32
+      memref.store %v, %out[%wg, %tx] : memref<21x4xi32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3, 8])
+def test_launch_memory_is_the_same_for_any_job_count(jobs: int) -> None:
+    want = np.array([[(100 * x + 10 * y + t) * 3 for t in range(4)] for y in range(3) for x in range(7)], np.int32)
+    before = forked()
+    out = xesim.launch(xesim.load(FILL), "k::fill", grid=(7, 3, 1), block=(4, 1, 1),
+                       args=[np.full((21, 4), -1, np.int32), 3], jobs=jobs, grf="off")
+    np.testing.assert_array_equal(out.arrays[0], want)
+    assert forked() - before == min(jobs, 21) - 1  # chunk 0 runs in this process
+
+
+# Programs of the repository with several workgroups (SG, lane and WG level; one with barriers and SLM).
+PROGRAMS = ["examples/sg_gemm_f16.mlir", "examples/lane_gemm_f16.mlir", "examples/lane_saxpy.mlir",
+            "tests/e2e/kernel_ids_3d.mlir", "tests/e2e/xegpu_gemm_bf16_kloop.mlir",
+            "tests/e2e/kernel_slm_barrier_async.mlir", "tests/e2e/wg_gemm_256x256_sg8x4.mlir"]
+
+
+@pytest.mark.parametrize("path", PROGRAMS)
+def test_programs_print_the_same_for_jobs_1_2_3(path: str) -> None:
+    runs = []
+    for jobs in (1, 2, 3):
+        before = forked()
+        runs.append(run_xesim(["run", "--jobs", str(jobs), str(ROOT / path)]))
+        assert (forked() > before) == (jobs > 1)
+    assert runs[0][0] == 0, runs[0][2]
+    assert runs[1] == runs[0] and runs[2] == runs[0]
+    exe = Path(sys.executable).with_name("filecheck")  # the program's own CHECK lines (computed by hand)
+    if not exe.exists():
+        exe = Path(shutil.which("filecheck") or exe)
+    proc = subprocess.run([str(exe), str(ROOT / path)], input=runs[2][1], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+# One work-item per workgroup: vector.print (written at once) and gpu.printf (buffered to the end of the launch),
+# then a store to out[bx] of a memref<NxN32>: workgroups bx >= N fault.
+PRINTS = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @p(%out: memref<SIZExi32>) kernel {
+      %bx = gpu.block_id x
+      %by = gpu.block_id y
+      vector.print %bx : index
+      gpu.printf "wg %d %d\\n", %bx, %by : index, index
+      %v = arith.index_cast %bx : index to i32
+      memref.store %v, %out[%bx] : memref<SIZExi32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %cgx = arith.constant GX : index
+    %cgy = arith.constant GY : index
+    %d = gpu.alloc () : memref<SIZExi32>
+    gpu.launch_func @k::@p blocks in (%cgx, %cgy, %c1) threads in (%c1, %c1, %c1) args(%d : memref<SIZExi32>)
+    %h = memref.alloc() : memref<SIZExi32>
+    gpu.memcpy %h, %d : memref<SIZExi32>, memref<SIZExi32>
+    %u = memref.cast %h : memref<SIZExi32> to memref<*xi32>
+    call @printMemrefI32(%u) : (memref<*xi32>) -> ()
+    return
+  }
+  func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}
+}
+"""
+
+
+def prints_program(tmp_path: Path, size: int, gx: int, gy: int) -> str:
+    p = tmp_path / f"prints_{size}_{gx}_{gy}.mlir"
+    p.write_text(PRINTS.replace("SIZE", str(size)).replace("GX", str(gx)).replace("GY", str(gy)))
+    return str(p)
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3, 4])
+def test_printed_output_keeps_grid_order(tmp_path: Path, jobs: int) -> None:
+    status, out, err = run_xesim(["run", "--jobs", str(jobs), prints_program(tmp_path, 8, 8, 2)])
+    assert status == 0, err
+    grid = [(x, y) for y in range(2) for x in range(8)]  # x fastest
+    prints = "".join(f"{x}\n" for x, _ in grid)
+    printfs = "".join(f"wg {x} {y}\n" for x, y in grid)
+    assert out.startswith(prints + printfs)
+    assert "[0,  1,  2,  3,  4,  5,  6,  7]" in out
+
+
+@pytest.mark.parametrize("size,jobs", [(6, 2), (6, 3), (4, 3), (1, 2), (1, 3), (6, 8)])
+def test_the_first_faulting_workgroup_is_reported(tmp_path: Path, size: int, jobs: int) -> None:
+    # grid 8x1: workgroup `size` is the first out of bounds; with 3 jobs the chunks are [0, 1], [2, 3, 4],
+    # [5, 6, 7] so (4, 3) faults in two chunks and (1, *) in this process's own chunk.
+    path = prints_program(tmp_path, size, 8, 1)
+    ref = run_xesim(["run", "--jobs", "1", path])
+    got = run_xesim(["run", "--jobs", str(jobs), path])
+    assert ref[0] == 1 and f"workgroup ({size}, 0, 0)" in ref[2]
+    assert f"index {size} is out of bounds for dimension 0 of size {size}" in ref[2]
+    assert ref[1] == "".join(f"{x}\n" for x in range(size + 1)) + "".join(f"wg {x} 0\n" for x in range(size + 1))
+    assert got == ref
+
+
+# VC level, one thread per workgroup: every workgroup atomically adds [0, 1, ..., 15] to the same 16 elements.
+ATOMIC = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @atom(%m: memref<16xi32>) kernel attributes {VectorComputeFunctionINTEL} {
+      %o = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]> : vector<16xindex>
+      %v = arith.constant dense<[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]> : vector<16xi32>
+      %mask = arith.constant dense<true> : vector<16xi1>
+      %t = xegpu.create_tdesc %m, %o : memref<16xi32>, vector<16xindex> -> !xegpu.tensor_desc<16xi32, #xegpu.scatter_tdesc_attr<>>
+      %r = xegpu.atomic_rmw addi %t, %mask, %v : !xegpu.tensor_desc<16xi32, #xegpu.scatter_tdesc_attr<>>, vector<16xi1>, vector<16xi32> -> vector<16xi32>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_a_kernel_with_global_atomics_runs_in_one_process() -> None:
+    prog = xesim.load(ATOMIC)
+    before = forked()
+    out = xesim.launch(prog, "k::atom", grid=(5, 1, 1), block=(1, 1, 1), args=[np.zeros(16, np.int32)], jobs=3,
+                       grf="off")
+    np.testing.assert_array_equal(out.arrays[0], 5 * np.arange(16))
+    assert forked() == before
+    kernel = prog.module.lookup_symbol(("k", "atom"))
+    reason = parallel.one_process_reason(out.engine, kernel, [(0, 0, 0), (1, 0, 0)])
+    assert reason is not None and "xegpu.atomic_rmw" in reason
+
+
+def test_reasons_to_stay_in_one_process() -> None:
+    prog = xesim.load(FILL)
+    kernel = prog.module.lookup_symbol(("k", "fill"))
+    wgs = [(0, 0, 0), (1, 0, 0)]
+    eng = Engine(prog.module, out=io.StringIO())
+    eng.jobs = 2
+    assert parallel.one_process_reason(eng, kernel, wgs) is None
+    assert "two workgroups" in parallel.one_process_reason(eng, kernel, wgs[:1])
+    for attr, value, word in (("jobs", 1, "one job"), ("check_races", True, "race"), ("grf_mode", "track", "register"),
+                              ("schedule", "random", "random")):
+        saved = getattr(eng, attr)
+        setattr(eng, attr, value)
+        assert word in parallel.one_process_reason(eng, kernel, wgs)
+        setattr(eng, attr, saved)
+    alloca = xesim.load(FILL.replace("gpu.return", "%p = memref.alloca() : memref<4xi32>\n      gpu.return"))
+    e2 = Engine(alloca.module)
+    e2.jobs = 2
+    reason = parallel.one_process_reason(e2, alloca.module.lookup_symbol(("k", "fill")), wgs)
+    assert "memref.alloca" in reason and "allocates global memory" in reason
+
+
+# ------------------------------------------------------------------------------------------ protocol and failures
+def _engine(jobs: int) -> tuple[Engine, object, list]:
+    prog = xesim.load(FILL)
+    eng = Engine(prog.module, out=io.StringIO(), err=io.StringIO())
+    eng.jobs = jobs
+    kernel = prog.module.lookup_symbol(("k", "fill"))
+    ops = list(kernel.walk())[1:4]
+    return eng, kernel, ops
+
+
+def _recording_runner(eng: Engine, ops: list, alloc) -> object:
+    """Per workgroup x: output, printf text, two warnings (one shared by every workgroup of a parity), a note,
+    8 bytes of memory; workgroup 9 faults."""
+
+    def runner(subset: list) -> None:
+        for wg in subset:
+            x = wg[0]
+            eng.out.write(f"out {x}\n")
+            eng.kstate.printf_buffer.append(f"printf {x}\n")
+            eng.warn(ops[x % 2], "parity warning")
+            eng.warn(ops[2], f"warning of workgroup {x}")
+            note = f"note {x % 3}"
+            if note not in eng.assumption_notes:
+                eng.assumption_notes.append(note)
+            alloc.data[8 * x:8 * x + 8] = np.arange(8, dtype=np.uint8) + x
+            alloc.data[100 + x] = 200 + x
+            if x == 9:
+                raise ExecFault(f"fault in workgroup {x}", ops[1], f"workgroup ({x}, 0, 0)")
+
+    return runner
+
+
+@pytest.mark.parametrize("count", [6, 12])
+@pytest.mark.parametrize("jobs", [2, 3, 5])
+def test_results_merge_in_chunk_order(jobs: int, count: int) -> None:
+    wgs = [(x, 0, 0) for x in range(count)]
+    results = []
+    for j in (1, jobs):
+        eng, kernel, ops = _engine(j)
+        alloc = eng.memory.allocate(128, "device", "buffer")
+        fault = None
+        try:
+            if j == 1:
+                _recording_runner(eng, ops, alloc)(wgs)  # the reference: the runner itself, no processes
+            else:
+                parallel.run_workgroups(eng, kernel, wgs, _recording_runner(eng, ops, alloc))
+        except ExecFault as exc:
+            fault = (exc.message, exc.op is ops[1], exc.context)
+        results.append((eng.out.getvalue(), eng.err.getvalue(), list(eng.kstate.printf_buffer),
+                        list(eng.assumption_notes), bytes(alloc.data[:8 * min(count, 10)]), fault))
+        if count <= 9:  # memory after a fault may hold later chunks' writes; without one it is all compared
+            results[-1] += (bytes(alloc.data),)
+    assert results[1] == results[0]
+    assert results[0][1].count("parity warning") == 2
+
+
+def test_engine_target_parameters_read_in_a_child_are_recorded() -> None:
+    eng, kernel, _ = _engine(2)
+    parent = os.getpid()
+
+    def runner(subset: list) -> None:
+        if os.getpid() != parent:
+            eng.target.get("slm.bytes_per_workgroup")
+
+    eng.target.used.discard("slm.bytes_per_workgroup")
+    parallel.run_workgroups(eng, kernel, [(0, 0, 0), (1, 0, 0)], runner)
+    assert "slm.bytes_per_workgroup" in eng.target.used
+
+
+@pytest.mark.parametrize("how,words", [("exit", "exit status 3"), ("kill", "killed by signal SIGKILL")])
+def test_a_dying_worker_is_an_error_naming_its_workgroups(how: str, words: str) -> None:
+    eng, kernel, _ = _engine(2)
+    parent = os.getpid()
+
+    def runner(subset: list) -> None:
+        if os.getpid() != parent:
+            if how == "exit":
+                os._exit(3)
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    with pytest.raises(ExecFault) as info:
+        parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(4)], runner)
+    msg = info.value.message
+    assert "internal error" in msg and "workgroups (2, 0, 0) to (3, 0, 0)" in msg and words in msg
+
+
+def test_other_exceptions_come_back_with_the_workers_traceback() -> None:
+    eng, kernel, _ = _engine(2)
+    parent = os.getpid()
+
+    def runner(subset: list) -> None:
+        if os.getpid() != parent:
+            raise KeyError("missing thing")
+
+    with pytest.raises(KeyError, match="missing thing") as info:
+        parallel.run_workgroups(eng, kernel, [(0, 0, 0), (1, 0, 0)], runner)
+    assert isinstance(info.value.__cause__, parallel.RemoteTraceback)
+    assert "raise KeyError" in str(info.value.__cause__)
+
+
+def test_a_fault_here_stops_the_workers() -> None:
+    eng, kernel, ops = _engine(3)
+
+    def runner(subset: list) -> None:
+        if subset[0] == (0, 0, 0):
+            raise ExecFault("first workgroup fails", ops[0])
+        import time
+
+        time.sleep(30)  # the workers would run long: they are killed
+
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(ExecFault, match="first workgroup fails"):
+        parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(6)], runner)
+    assert time.perf_counter() - t0 < 10
+
+
+def test_changed_bytes_merge_without_touching_others() -> None:
+    rng = np.random.default_rng(7)
+    n = 3 * parallel.BLOCK + 100
+    before = rng.integers(0, 256, n, dtype=np.uint8)
+    now = before.copy()
+    idx = rng.choice(n, 500, replace=False)
+    now[idx] = rng.integers(0, 256, idx.size, dtype=np.uint8)  # some keep their value: not "changed"
+    now[parallel.BLOCK:2 * parallel.BLOCK] = before[parallel.BLOCK:2 * parallel.BLOCK] ^ 0xFF  # a whole block
+    target = before.copy()
+    untouched = np.flatnonzero(now == before)
+    target[untouched] = rng.integers(0, 256, untouched.size, dtype=np.uint8)  # other workers' bytes
+    want = np.where(now != before, now, target)
+    changes = parallel._changes(now, before)
+    assert any(mask is None for _, _, mask in changes)
+    parallel._merge(target, changes)
+    np.testing.assert_array_equal(target, want)
+
+
+# ------------------------------------------------------------------------------------------ options
+def test_jobs_option_and_environment(monkeypatch, tmp_path: Path) -> None:
+    status, _, err = run_xesim(["run", "--jobs", "0", prints_program(tmp_path, 8, 2, 1)])
+    assert status == 2 and "positive integer" in err
+    monkeypatch.setenv("XESIM_JOBS", "many")
+    status, _, err = run_xesim(["run", prints_program(tmp_path, 8, 2, 1)])
+    assert status == 1 and "XESIM_JOBS must be a positive integer, not 'many'" in err
+    monkeypatch.setenv("XESIM_JOBS", "3")
+    assert Engine(xesim.load(FILL).module).jobs == 3
+    monkeypatch.delenv("XESIM_JOBS")
+    assert parallel.default_jobs() == parallel.usable_cores() >= 1
+
+
+def test_short_kernels_stop_spreading_after_their_first_launch(monkeypatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_PARALLEL_SECONDS", 5.0)
+    eng, kernel, ops = _engine(2)
+    wgs = [(0, 0, 0), (1, 0, 0)]
+    before = forked()
+    parallel.run_workgroups(eng, kernel, wgs, lambda subset: None)
+    assert forked() == before + 1  # nothing known yet: spread
+    parallel.run_workgroups(eng, kernel, wgs, lambda subset: None)
+    assert forked() == before + 1  # measured as tiny: one process
+
+
+@pytest.mark.parametrize("spread", [False, True])
+def test_first_launch_with_much_memory_times_workgroup_0_first(monkeypatch, spread: bool) -> None:
+    monkeypatch.setattr(parallel, "SECONDS_PER_BYTE", 1e-9 if spread else 1.0)  # 1 MiB: 1 ms or 12 days
+    eng, kernel, _ = _engine(2)
+    alloc = eng.memory.allocate(1 << 20, "device", "big")
+    parent = os.getpid()
+    calls = []
+
+    def runner(subset: list) -> None:
+        import time
+
+        if os.getpid() == parent:
+            calls.append([wg[0] for wg in subset])
+        for wg in subset:
+            alloc.data[wg[0]] = 1 + wg[0]
+            time.sleep(0.02)
+
+    before = forked()
+    parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(7)], runner)
+    np.testing.assert_array_equal(alloc.data[:8], [1, 2, 3, 4, 5, 6, 7, 0])
+    if spread:  # 0.02 s per workgroup: spreading the other 6 saves 0.06 s, more than 1 ms of comparing
+        assert calls == [[0], [1, 2, 3]] and forked() == before + 1
+    else:
+        assert calls == [[0], [1, 2, 3, 4, 5, 6]] and forked() == before
+
+
+def test_the_memory_a_worker_compares() -> None:
+    from xesim.exec.values import MemRefValue
+    from xesim.ir import types as T
+
+    eng, _, _ = _engine(2)
+    a, b = eng.memory.allocate(64, "device", "a"), eng.memory.allocate(64, "device", "b")
+    mv = MemRefValue(eng.memory, a, a.base, 0, (16,), (1,), T.IntegerType(32))
+    assert parallel._writable_allocations(eng, [mv, 2.0]) == [a]  # a memref argument: its allocation only
+    assert parallel._writable_allocations(eng, [mv, b.base]) == [a, b]  # an integer may be an address: all
+    assert parallel._writable_allocations(eng, None) == [a, b]  # arguments unknown: all
+
+
+def test_a_bad_job_count_in_the_environment_is_a_diagnostic(monkeypatch) -> None:
+    monkeypatch.setenv("XESIM_JOBS", "0")
+    with pytest.raises(DiagnosticError, match="XESIM_JOBS must be a positive integer"):
+        Engine(xesim.load(FILL).module)
