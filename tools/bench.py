@@ -33,7 +33,12 @@ Workloads (more are added to ``WORKLOADS``):
     head; the host reference does as many; the numpy comparison is a (s, s, 2d) matmul, the same multiply-add
     count).  Target ≤ 120 s.  ``--quick``: seq 256.
 
-Usage: ``python tools/bench.py [--quick] [--json FILE] [--engine fast|reference|both] [--only NAME ...]``.
+Columns: ``kern s`` is the time inside kernel launches (``gpu.launch_func``) and ``kGFLOP/s`` the workload's
+matmul FLOPs (2·M·N·K) over it — the bit-exact DPAS throughput through the xegpu ops; ``peak MB`` adds the
+largest ``--jobs`` worker to the main process.
+
+Usage: ``python tools/bench.py [--quick] [--json FILE] [--engine fast|reference|both] [--jobs N] [--cached-only]
+[--only NAME ...]``.
 """
 
 from __future__ import annotations
@@ -352,8 +357,20 @@ def child(path: str) -> None:
     import io
 
     from xesim.api import load
+    from xesim.exec import crosscheck
     from xesim.exec.interpreter import Engine
 
+    kernel_s = [0.0]
+    launch = crosscheck.launch
+
+    def timed_launch(*a: object, **kw: object) -> None:  # time spent in kernel launches (gpu.launch_func)
+        k0 = time.perf_counter()
+        try:
+            launch(*a, **kw)
+        finally:
+            kernel_s[0] += time.perf_counter() - k0
+
+    crosscheck.launch = timed_launch
     prog = load(path)
     buf = io.StringIO()
     Engine(prog.module, out=buf).run("main")
@@ -361,7 +378,9 @@ def child(path: str) -> None:
     from xesim.exec.jit.runner import STATS
 
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-    print(json.dumps({"wall_s": wall, "peak_rss_mb": rss / 1024.0, "output": buf.getvalue(), "jit": STATS}))
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # --jobs: the largest forked worker
+    print(json.dumps({"wall_s": wall, "kernel_s": kernel_s[0], "peak_rss_mb": rss / 1024.0,
+                      "peak_rss_children_mb": kids / 1024.0, "output": buf.getvalue(), "jit": STATS}))
 
 
 def run_child(path: str, env: dict) -> dict:
@@ -395,6 +414,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", metavar="FILE", help="also write the records as JSON")
     ap.add_argument("--engine", default="fast", choices=("fast", "reference", "both"))
     ap.add_argument("--only", nargs="*", choices=sorted(WORKLOADS), help="run only these workloads")
+    ap.add_argument("--jobs", type=int, default=None, help="XESIM_JOBS for the runs (default: xesim's, the cores)")
+    ap.add_argument("--cached-only", action="store_true",
+                    help="one warm-up run (not reported) instead of the 'first' record, then the cached run")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -406,6 +428,8 @@ def main(argv: list[str] | None = None) -> int:
         env["XESIM_ENGINE"] = args.engine
         env["XESIM_CACHE_DIR"] = os.path.join(tmp, "xesim")
         env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba")
+        if args.jobs is not None:
+            env["XESIM_JOBS"] = str(args.jobs)
         for name in args.only or list(WORKLOADS):
             w = WORKLOADS[name]
             p = w.size(args.quick)
@@ -416,13 +440,16 @@ def main(argv: list[str] | None = None) -> int:
             np_s = numpy_matmul_s(*mm)
             iters = w.iterations(p)
             expected = w.expected(p)
-            for variant in ("first", "cached"):
+            if args.cached_only:
+                run_child(path, env)  # fills the caches
+            for variant in ("cached",) if args.cached_only else ("first", "cached"):
                 rec = run_child(path, env)
                 rec.update({
                     "workload": name, "title": w.title, "size": p, "variant": variant, "engine": args.engine,
                     "iterations": iters, "iters_per_s": iters / rec["wall_s"], "numpy_matmul": list(mm),
                     "numpy_matmul_s": np_s, "ratio_to_numpy": rec["wall_s"] / np_s, "target_s": w.target_s,
-                    "correct": rec["output"] == expected, "quick": args.quick,
+                    "correct": rec["output"] == expected, "quick": args.quick, "jobs": env.get("XESIM_JOBS"),
+                    "kernel_gflops": 2.0 * mm[0] * mm[1] * mm[2] / rec["kernel_s"] / 1e9 if rec["kernel_s"] else None,
                 })
                 records.append(rec)
                 print(f"  {name} {variant}: {rec['wall_s']:.2f} s", file=sys.stderr, flush=True)
@@ -434,15 +461,17 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _table(records: list[dict]) -> None:
-    head = (f"{'workload':<11}{'size':<18}{'run':<8}{'wall s':>9}{'proc s':>9}{'iter/s':>12}{'peak MB':>9}"
-            f"{'np s':>9}{'x numpy':>9}{'target':>8}  ok")
+    head = (f"{'workload':<11}{'size':<18}{'run':<8}{'wall s':>9}{'proc s':>9}{'kern s':>9}{'kGFLOP/s':>9}"
+            f"{'iter/s':>12}{'peak MB':>9}{'np s':>9}{'x numpy':>9}{'target':>8}  ok")
     print(head)
     print("-" * len(head))
     for r in records:
         size = "x".join(str(v) for v in r["size"].values() if isinstance(v, int))
         tgt = f"{r['target_s']:.0f} s" if r["target_s"] and r["size"] and not r.get("quick") else ""
+        kg = f"{r['kernel_gflops']:.2f}" if r.get("kernel_gflops") and r["kernel_s"] > 0.01 else "-"
+        peak = r["peak_rss_mb"] + r.get("peak_rss_children_mb", 0)  # with --jobs: parent + largest worker
         print(f"{r['workload']:<11}{size:<18}{r['variant']:<8}{r['wall_s']:>9.3f}{r['process_s']:>9.3f}"
-              f"{r['iters_per_s']:>12.3g}{r['peak_rss_mb']:>9.0f}{r['numpy_matmul_s']:>9.4f}"
+              f"{r['kernel_s']:>9.3f}{kg:>9}{r['iters_per_s']:>12.3g}{peak:>9.0f}{r['numpy_matmul_s']:>9.4f}"
               f"{r['ratio_to_numpy']:>9.1f}{tgt:>8}  {'yes' if r['correct'] else 'NO'}")
 
 
