@@ -44,7 +44,7 @@ from xesim.hw.memory import MemoryFault
 #: instances per batch (whole workgroups are never split; at least one workgroup per batch)
 MAX_BATCH = int(os.environ.get("XESIM_BATCH", "2048") or "2048")
 #: bytes of vector values per batch, estimated as the sum of every vector result of the kernel per instance
-BATCH_BYTES = 256 << 20
+BATCH_BYTES = 64 << 20
 #: XESIM_BATCH_DEBUG=1: say on stderr why a batch fell back to one-instance-at-a-time execution
 DEBUG = bool(os.environ.get("XESIM_BATCH_DEBUG"))
 
