@@ -54,11 +54,11 @@ _EXCLUDED = frozenset({
     "xegpu.init_nbarrier", "xegpu.alloc_nbarrier", "xegpu.fence", "memref.atomic_rmw",
     "memref.generic_atomic_rmw", "xegpu.atomic_rmw", "memref.alloc", "memref.alloca", "memref.realloc",
     "xegpu.create_mem_desc", "xegpu.mem_desc_subview", "xegpu.load_matrix", "xegpu.store_matrix", "func.call",
-    "gpu.shuffle", "gpu.subgroup_reduce",
+    "gpu.subgroup_reduce",
 })
 _REGION_OPS = frozenset({"scf.for", "scf.if"})
 # ... and at lane level: collectives and per-lane scattered accesses without a batched form
-_LANE_EXCLUDED = frozenset({"gpu.shuffle", "xegpu.load", "xegpu.store", "xegpu.prefetch", "xegpu.create_tdesc",
+_LANE_EXCLUDED = frozenset({"xegpu.load", "xegpu.store", "xegpu.prefetch", "xegpu.create_tdesc",
                             "xegpu.update_offset"})
 # Ops without side effects beyond reading memory: with uniform operands they run once for the whole batch.
 _READS = frozenset({"memref.load", "vector.load", "vector.transfer_read", "vector.maskedload", "vector.gather",
@@ -98,7 +98,8 @@ def batchable(engine: Any, kernel: Any, level: str) -> str | None:
     for op in kernel.walk():
         if op is kernel:
             continue
-        if op.name in _EXCLUDED or (level == "lane" and op.name in _LANE_EXCLUDED):
+        if op.name in _EXCLUDED or (level == "lane" and op.name in _LANE_EXCLUDED) or \
+                (level != "lane" and op.name == "gpu.shuffle"):
             return f"contains {op.name}"
         if op.regions and op.name not in _REGION_OPS:
             return f"contains {op.name} (a region op without a batched form)"

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from xesim.exec.interpreter import ExecFault
-from xesim.exec.lanes import Varying, lane_impl, lane_value, require_whole_subgroup
+from xesim.exec.lanes import Varying, lane_impl, lane_value, require_whole_subgroup, stacked
 from xesim.exec.ops.memref import enum_text
 
 
@@ -95,8 +95,31 @@ def _shuffle(op: Any, cx: Any):
 
         zero = scalar(0, op.operands[0].type)
 
+    def batched(fr: list) -> None:
+        """B subgroups at once (xesim/exec/batch.py): slot b * n + lane reads slot b * n + src."""
+        n, g = ks.subgroup_size, ks.lane_batch
+        total = n * g
+        off = stacked(fr[s_off], total).astype(np.int64).reshape(g, n)
+        wid = stacked(fr[s_w], total).astype(np.int64).reshape(g, n)
+        if ((wid < 1) | (wid > n)).any():
+            raise ExecFault("shuffle width outside [1, subgroup size] (reported per lane unbatched)")
+        lane = np.arange(n, dtype=np.int64)[None, :]
+        src = {"xor": lane ^ off, "up": lane - off, "down": lane + off, "idx": off}[mode]
+        good = (src >= 0) & (src < wid)
+        vals = stacked(fr[s_val], total)
+        rows = (np.arange(g, dtype=np.int64)[:, None] * n + np.where(good, src, lane)).reshape(-1)
+        out = vals[rows]
+        if zero is not None and not good.all():
+            out = out.copy()
+            out[~good.reshape(-1)] = zero
+        fr[r_val] = Varying.from_stack(np.ascontiguousarray(out))
+        fr[r_ok] = Varying.from_stack(good.reshape(-1).astype(np.int64))
+
     def step(fr: list) -> None:
         require_whole_subgroup(ks)
+        if ks.lane_batch > 1:
+            batched(fr)
+            return
         n = ks.subgroup_size
         val, off, wid = fr[s_val], fr[s_off], fr[s_w]
         out, ok = [None] * n, [None] * n
