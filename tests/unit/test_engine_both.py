@@ -76,8 +76,12 @@ def _copy(print_tile: bool = False):
 
 
 def _break_direct_load(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The direct in-bounds block-load path returns its tile with the last element off by +1."""
+    """The direct in-bounds block-load path returns its tile with the last element off by +1 (subgroups run one
+    by one, so the launch takes this path whatever XESIM_GRF says: batched execution gathers differently)."""
+    from xesim.exec import batch
     from xesim.exec.ops import xegpu as X
+
+    monkeypatch.setattr(batch, "MAX_BATCH", 1)
 
     orig = X._load_2d_memory
 
@@ -189,6 +193,9 @@ def test_both_reports_a_fault_difference(monkeypatch, engine_both) -> None:
             return False
         raise ExecFault("broken store path")
 
+    from xesim.exec import batch
+
+    monkeypatch.setattr(batch, "MAX_BATCH", 1)  # the per-subgroup store path, whatever XESIM_GRF says
     monkeypatch.setattr(X, "_store_in_place", broken)
     with pytest.raises(DiagnosticError) as info:
         _copy()
@@ -275,6 +282,7 @@ def test_both_keeps_one_state_globals_and_addresses(monkeypatch) -> None:
 
 
 def test_register_file_statistics_count_each_launch_once(monkeypatch) -> None:
+    monkeypatch.setenv("XESIM_GRF", "track")  # statistics exist only with the register-file model on
     stats = {}
     for mode in ("fast", "both"):
         monkeypatch.setenv("XESIM_ENGINE", mode)

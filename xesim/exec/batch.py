@@ -74,6 +74,7 @@ class Diverged(Exception):
 
 
 def batch_impl(*names: str):
+    """Register the batched compile function of ops (same contract as ``@impl``; the step sees Varying values)."""
     def wrap(fn):
         for n in names:
             BATCH_IMPLS[n] = fn
@@ -190,14 +191,12 @@ def run_each(fr: list, n: int, step: Callable[[list], None], in_slots: list[int]
 
 
 def _stack_or_list(vals: list) -> Varying:
-    first = vals[0]
-    if isinstance(first, np.ndarray):
+    """Per-instance results as one value: with their ``[B, ...]`` stack when they are same-shaped arrays."""
+    if isinstance(vals[0], np.ndarray):
         try:
             return Varying(vals, np.stack(vals))
         except ValueError:
-            return Varying(vals)
-    if isinstance(first, (int, float, bool, np.generic)) and all(type(x) is type(first) for x in vals):
-        return Varying(vals)
+            pass
     return Varying(vals)
 
 
@@ -563,6 +562,7 @@ class _Block2D:
         self.rows, self.width_units = rows, width_units
 
     def index(self, sel: np.ndarray) -> np.ndarray:
+        """Unit indices ``[len(sel), rows, width_units]`` into ``flat`` of the blocks of instances ``sel``."""
         r = np.arange(self.rows, dtype=np.int64) * self.pitch_units
         c = np.arange(self.width_units, dtype=np.int64)
         return self.start[sel][:, None, None] + r[None, :, None] + c[None, None, :]
@@ -835,6 +835,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
     sgid = np.array([inst[1] for inst in instances], np.int64)
 
     def run(subset: list) -> None:
+        """Run ``subset`` (workgroups, grid order) in batches of whole workgroups."""
         for start in range(0, len(subset), wgs_per_batch):
             wgs = subset[start:start + wgs_per_batch]
             n = len(wgs) * per_wg
