@@ -34,6 +34,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import numba
 import numpy as np
 
 from xesim.exec.interpreter import Compiler, ExecFault, run_region
@@ -466,7 +467,7 @@ def block_gather(engine: Any, op: Any, d: NdDesc, offs: np.ndarray, info: dict) 
                      info["check"], info["plan"], "load", info["bits"])
     if where.flat is None or not where.inside.all():
         raise ExecFault("a block of the batch reaches outside the surface")
-    return info["arrange"](where.flat[where.index(np.arange(len(offs)))].view(mdt))
+    return info["arrange"](where.gather(np.arange(len(offs))).view(mdt))
 
 
 def block_scatter(engine: Any, op: Any, d: NdDesc, offs: np.ndarray, tiles: np.ndarray, plan: Any,
@@ -479,10 +480,9 @@ def block_scatter(engine: Any, op: Any, d: NdDesc, offs: np.ndarray, tiles: np.n
     where = _Block2D(engine, op, d, offs, rows, cols, isz, 1, check, plan, "store", isz * 8)
     if where.flat is None or not where.inside.all():
         raise ExecFault("a block of the batch reaches outside the surface")
-    idx = where.index(np.arange(n)).reshape(-1)
-    if np.bincount(idx - idx.min()).max() > 1:
+    if where.overlap():
         raise ExecFault("instances of the batch store to the same element")
-    where.flat[idx] = np.ascontiguousarray(tiles).reshape(-1).view(where.flat.dtype)
+    where.scatter(np.ascontiguousarray(tiles).view(where.flat.dtype))
 
 
 @batch_impl("xegpu.update_nd_offset")
@@ -561,11 +561,54 @@ class _Block2D:
                 self.pitch_units = pitch // unit
         self.rows, self.width_units = rows, width_units
 
-    def index(self, sel: np.ndarray) -> np.ndarray:
-        """Unit indices ``[len(sel), rows, width_units]`` into ``flat`` of the blocks of instances ``sel``."""
-        r = np.arange(self.rows, dtype=np.int64) * self.pitch_units
-        c = np.arange(self.width_units, dtype=np.int64)
-        return self.start[sel][:, None, None] + r[None, :, None] + c[None, None, :]
+    def gather(self, sel: np.ndarray) -> np.ndarray:
+        """The blocks of instances ``sel`` as ``[len(sel), rows, width_units]`` units (numba row copies)."""
+        out = np.empty((len(sel), self.rows, self.width_units), self.flat.dtype)
+        _gather_blocks(self.flat, np.ascontiguousarray(self.start[sel]), self.pitch_units, out)
+        return out
+
+    def overlap(self) -> bool:
+        """Whether two instances' blocks share a unit (same-shaped rectangles of one surface)."""
+        order = np.lexsort((self.x, self.y))
+        return bool(_rectangles_overlap(np.ascontiguousarray(self.y[order]), np.ascontiguousarray(self.x[order]),
+                                        self.rows, self.width_units))
+
+    def scatter(self, tiles: np.ndarray) -> None:
+        """Write every instance's block from ``tiles [n, rows, width_units]`` (flat's unit type)."""
+        _scatter_blocks(self.flat, np.ascontiguousarray(self.start), self.pitch_units, np.ascontiguousarray(tiles))
+
+
+@numba.njit(cache=True)
+def _gather_blocks(flat, start, pitch, out):  # noqa: ANN001, ANN202
+    n, rows, w = out.shape
+    for b in range(n):
+        for r in range(rows):
+            o = start[b] + r * pitch
+            for c in range(w):
+                out[b, r, c] = flat[o + c]
+
+
+@numba.njit(cache=True)
+def _scatter_blocks(flat, start, pitch, tiles):  # noqa: ANN001, ANN202
+    n, rows, w = tiles.shape
+    for b in range(n):
+        for r in range(rows):
+            o = start[b] + r * pitch
+            for c in range(w):
+                flat[o + c] = tiles[b, r, c]
+
+
+@numba.njit(cache=True)
+def _rectangles_overlap(ys, xs, rows, w):  # noqa: ANN001, ANN202
+    """``rows`` x ``w`` rectangles at (ys[i], xs[i]), sorted by y then x: does any pair overlap?"""
+    n = ys.shape[0]
+    for i in range(n):
+        j = i + 1
+        while j < n and ys[j] < ys[i] + rows:
+            if abs(xs[j] - xs[i]) < w:
+                return True
+            j += 1
+    return False
 
 
 @batch_impl("xegpu.load_nd")
@@ -606,7 +649,7 @@ def _load_nd(op: Any, cx: BatchCompiler):
         if where.flat is not None:
             sel = np.nonzero(where.inside)[0]
             if len(sel):
-                mem = where.flat[where.index(sel)].view(mdt)
+                mem = where.gather(sel).view(mdt)
                 tiles = info["arrange"](mem)
                 if len(sel) == n:
                     fr[res] = Varying.from_stack(tiles)
@@ -694,13 +737,11 @@ def _store_nd(op: Any, cx: BatchCompiler):
         if got is not None:
             d, offs = got
             where = _Block2D(engine, op, d, offs, rows, cols, isz, 1, td.boundary_check, plan, "store", isz * 8)
-            if where.flat is not None and where.inside.all():
-                idx = where.index(np.arange(n)).reshape(-1)
-                counts = np.bincount(idx - idx.min())
-                if counts.max() <= 1:  # no two instances write one element: the order does not matter
-                    vals = np.ascontiguousarray(stacked(fr[s_val], n), dtype=dt).reshape(-1)
-                    where.flat[idx] = vals.view(where.flat.dtype)
-                    return
+            if where.flat is not None and where.inside.all() and not where.overlap():
+                # no two instances write one element: the order does not matter
+                vals = np.ascontiguousarray(stacked(fr[s_val], n), dtype=dt).reshape(n, rows, cols)
+                where.scatter(vals.view(where.flat.dtype))
+                return
         run_each(fr, n, step, in_slots, [])  # in instance order
 
     return bstep

@@ -310,7 +310,73 @@ def _redo_instruction(A, Bp, bt, i, pj, k0, ops, depth, before, acc, bad, t, lim
 
 
 @numba.njit(cache=True)
-def _row(A, Bp, C, out, cfg, bt, pj, i, acc, new, bad, t, limbs):  # noqa: ANN001, ANN202
+def _stages2(A, Bp, bt, i, pj, k0, depth, acc, errs):  # noqa: ANN001, ANN202
+    """One instruction with two products per stage (16-bit sources) for all columns of a panel: per stage
+    ``acc = f32(acc + (p0 + p1))`` in float64, ``errs += |TwoSum errors|`` (written without branches so LLVM
+    vectorises it over the columns)."""
+    for s in range(depth):
+        k = k0 + 2 * s
+        a0 = A[bt, i, k]
+        a1 = A[bt, i, k + 1]
+        b0 = Bp[bt, pj, k]
+        b1 = Bp[bt, pj, k + 1]
+        for jj in range(acc.shape[0]):
+            p0 = a0 * b0[jj]  # exact (module docstring)
+            p1 = a1 * b1[jj]
+            x = p0 + p1
+            bb = x - p0
+            e1 = (p0 - (x - bb)) + (p1 - bb)
+            c0 = acc[jj]
+            y = c0 + x
+            cc = y - c0
+            e2 = (c0 - (y - cc)) + (x - cc)
+            acc[jj] = np.float32(y)  # IEEE binary64 -> binary32 conversion: one RNE rounding
+            errs[jj] += abs(e1) + abs(e2)
+
+
+@numba.njit(cache=True)
+def _stages2_w16(A, Bp, bt, i, pj, k0, depth, acc, errs):  # noqa: ANN001, ANN202
+    """:func:`_stages2` for 16-column panels (the common case): a constant trip count lets LLVM keep the row in
+    vector registers."""
+    for s in range(depth):
+        k = k0 + 2 * s
+        a0 = A[bt, i, k]
+        a1 = A[bt, i, k + 1]
+        b0 = Bp[bt, pj, k]
+        b1 = Bp[bt, pj, k + 1]
+        for jj in range(16):
+            p0 = a0 * b0[jj]
+            p1 = a1 * b1[jj]
+            x = p0 + p1
+            bb = x - p0
+            e1 = (p0 - (x - bb)) + (p1 - bb)
+            c0 = acc[jj]
+            y = c0 + x
+            cc = y - c0
+            e2 = (c0 - (y - cc)) + (x - cc)
+            acc[jj] = np.float32(y)
+            errs[jj] += abs(e1) + abs(e2)
+
+
+@numba.njit(cache=True)
+def _stages1(A, Bp, bt, i, pj, k0, depth, acc, errs):  # noqa: ANN001, ANN202
+    """One instruction with one product per stage (tf32): ``acc = f32(acc + p)``, ``errs += |TwoSum error|``."""
+    for s in range(depth):
+        k = k0 + s
+        a0 = A[bt, i, k]
+        b0 = Bp[bt, pj, k]
+        for jj in range(acc.shape[0]):
+            p0 = a0 * b0[jj]
+            c0 = acc[jj]
+            y = c0 + p0
+            cc = y - c0
+            e2 = (c0 - (y - cc)) + (p0 - cc)
+            acc[jj] = np.float32(y)
+            errs[jj] += abs(e2)
+
+
+@numba.njit(cache=True)
+def _row(A, Bp, C, out, cfg, bt, pj, i, acc, new, bad, errs, t, limbs):  # noqa: ANN001, ANN202
     """Row ``i`` of batch ``bt`` and column panel ``pj``: every K step (instruction) in increasing K order.
 
     Fast path (``cfg[_FAST]``: stage groups, RNE to f32, exact adder, Src0 first, forward): each stage is summed
@@ -336,53 +402,25 @@ def _row(A, Bp, C, out, cfg, bt, pj, i, acc, new, bad, t, limbs):  # noqa: ANN00
             for jj in range(W):
                 if acc[jj] != 0.0 and abs(acc[jj]) < lim:
                     acc[jj] = 0.0 if acc[jj] > 0 else -0.0
-        if fast and ops == 2:
-            # every stage in float64 with TwoSum exactness flags; a column whose sums were not all exact is redone
-            # for the whole instruction from its accumulator before it (``new`` keeps it)
+        if fast and ops <= 2:
+            # every stage in float64 with TwoSum error terms summed in ``errs`` (abs values: zero iff all were
+            # zero; NaN for infinities / overflow); a column with a non-zero sum is redone for the whole
+            # instruction from its accumulator before it (``new`` keeps it)
             for jj in range(W):
                 new[jj] = acc[jj]
-                bad[jj] = False
-            for s in range(depth):
-                k = k0 + 2 * s
-                a0 = A[bt, i, k]
-                a1 = A[bt, i, k + 1]
-                for jj in range(W):
-                    p0 = a0 * Bp[bt, pj, k, jj]
-                    p1 = a1 * Bp[bt, pj, k + 1, jj]
-                    x = p0 + p1
-                    bb = x - p0
-                    e1 = (p0 - (x - bb)) + (p1 - bb)
-                    c0 = acc[jj]
-                    y = c0 + x
-                    cc = y - c0
-                    e2 = (c0 - (y - cc)) + (x - cc)
-                    acc[jj] = np.float32(y)  # IEEE binary64 -> binary32 conversion: one RNE rounding
-                    bad[jj] |= (e1 != 0.0) | (e2 != 0.0)  # NaN errors (infinities, overflow) count as not exact
+                errs[jj] = 0.0
+            if ops == 2 and W == 16:
+                _stages2_w16(A, Bp, bt, i, pj, k0, depth, acc, errs)
+            elif ops == 2:
+                _stages2(A, Bp, bt, i, pj, k0, depth, acc, errs)
+            else:
+                _stages1(A, Bp, bt, i, pj, k0, depth, acc, errs)
             any_bad = False
             for jj in range(W):
+                bad[jj] = errs[jj] != 0.0
                 any_bad |= bad[jj]
             if any_bad:
-                _redo_instruction(A, Bp, bt, i, pj, k0, 2, depth, new, acc, bad, t, limbs)
-        elif fast and ops == 1:
-            for jj in range(W):
-                new[jj] = acc[jj]
-                bad[jj] = False
-            for s in range(depth):
-                k = k0 + s
-                a0 = A[bt, i, k]
-                for jj in range(W):
-                    p0 = a0 * Bp[bt, pj, k, jj]
-                    c0 = acc[jj]
-                    y = c0 + p0
-                    cc = y - c0
-                    e2 = (c0 - (y - cc)) + (p0 - cc)
-                    acc[jj] = np.float32(y)
-                    bad[jj] |= e2 != 0.0
-            any_bad = False
-            for jj in range(W):
-                any_bad |= bad[jj]
-            if any_bad:
-                _redo_instruction(A, Bp, bt, i, pj, k0, 1, depth, new, acc, bad, t, limbs)
+                _redo_instruction(A, Bp, bt, i, pj, k0, ops, depth, new, acc, bad, t, limbs)
         else:
             for jj in range(W):
                 acc[jj] = _instruction_generic(A, Bp, bt, i, pj, jj, k0, acc[jj], cfg, t, limbs)
@@ -403,8 +441,9 @@ def _float_kernel(A, Bp, C, out, cfg):  # noqa: ANN001, ANN202
     acc = np.empty(W, np.float64)
     new = np.empty(W, np.float64)
     bad = np.empty(W, np.bool_)
+    errs = np.empty(W, np.float64)
     for r in range(nb * npan * M):  # panel-major: a K x W panel of B stays in cache for all rows
-        _row(A, Bp, C, out, cfg, r // (npan * M), (r // M) % npan, r % M, acc, new, bad, t, limbs)
+        _row(A, Bp, C, out, cfg, r // (npan * M), (r // M) % npan, r % M, acc, new, bad, errs, t, limbs)
 
 
 @numba.njit(cache=True, parallel=True)
@@ -418,8 +457,86 @@ def _float_kernel_parallel(A, Bp, C, out, cfg, nchunks):  # noqa: ANN001, ANN202
         acc = np.empty(W, np.float64)
         new = np.empty(W, np.float64)
         bad = np.empty(W, np.bool_)
+        errs = np.empty(W, np.float64)
         for r in range(ch * total // nchunks, (ch + 1) * total // nchunks):
-            _row(A, Bp, C, out, cfg, r // (npan * M), (r // M) % npan, r % M, acc, new, bad, t, limbs)
+            _row(A, Bp, C, out, cfg, r // (npan * M), (r // M) % npan, r % M, acc, new, bad, errs, t, limbs)
+
+
+@numba.njit(cache=True)
+def _fast16_rows(A, Bp, C, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
+    """The fast path of :func:`_row` for the common case in one loop nest (16-bit sources, 16-column panels, no
+    Src0 flushing, f32 Dst = accumulator format): rows ``lo..hi`` of the panel-major order, results written as
+    float32 to ``out``.  Same arithmetic as :func:`_stages2_w16` plus :func:`_redo_instruction`."""
+    nb, npan, _, _ = Bp.shape
+    M = A.shape[1]
+    acc = np.empty(16, np.float64)
+    before = np.empty(16, np.float64)
+    errs = np.empty(16, np.float64)
+    bad = np.empty(16, np.bool_)
+    t = np.zeros(2 * depth + 2, np.float64)
+    limbs = np.zeros(LIMBS, np.int64)
+    for r in range(lo, hi):
+        bt = r // (npan * M)
+        pj = (r // M) % npan
+        i = r % M
+        j0 = pj * 16
+        for jj in range(16):
+            acc[jj] = C[bt, i, j0 + jj]
+        for st in range(nsteps):
+            k0 = st * 2 * depth
+            for jj in range(16):
+                before[jj] = acc[jj]
+                errs[jj] = 0.0
+            for s in range(depth):
+                k = k0 + 2 * s
+                a0 = A[bt, i, k]
+                a1 = A[bt, i, k + 1]
+                b0 = Bp[bt, pj, k]
+                b1 = Bp[bt, pj, k + 1]
+                for jj in range(16):
+                    p0 = a0 * b0[jj]
+                    p1 = a1 * b1[jj]
+                    x = p0 + p1
+                    bb = x - p0
+                    e1 = (p0 - (x - bb)) + (p1 - bb)
+                    c0 = acc[jj]
+                    y = c0 + x
+                    cc = y - c0
+                    e2 = (c0 - (y - cc)) + (x - cc)
+                    acc[jj] = np.float32(y)
+                    errs[jj] += abs(e1) + abs(e2)
+            any_bad = False
+            for jj in range(16):
+                bad[jj] = errs[jj] != 0.0
+                any_bad |= bad[jj]
+            if any_bad:
+                _redo_instruction(A, Bp, bt, i, pj, k0, 2, depth, before, acc, bad, t, limbs)
+        for jj in range(16):
+            out[bt, i, j0 + jj] = np.float32(acc[jj])
+
+
+@numba.njit(cache=True, parallel=True)
+def _fast16_parallel(A, Bp, C, out, depth, nsteps, nchunks):  # noqa: ANN001, ANN202
+    total = Bp.shape[0] * Bp.shape[1] * A.shape[1]
+    for ch in numba.prange(nchunks):
+        _fast16_rows(A, Bp, C, out, depth, nsteps, ch * total // nchunks, (ch + 1) * total // nchunks)
+
+
+@numba.njit(cache=True)
+def _decode16(abits, bbits, ta, tb, A, Bp):  # noqa: ANN001, ANN202
+    """16-bit A (nb, M, K) and B (nb, K, N) bit patterns -> float64 through the tables ``ta``/``tb``, B straight
+    into column panels Bp (nb, N/W, K, W)."""
+    nb, M, K = abits.shape
+    N = bbits.shape[2]
+    W = Bp.shape[3]
+    for x in range(nb):
+        for i in range(M):
+            for k in range(K):
+                A[x, i, k] = ta[abits[x, i, k]]
+        for p in range(N // W):
+            for k in range(K):
+                for w in range(W):
+                    Bp[x, p, k, w] = tb[bbits[x, k, p * W + w]]
 
 
 @numba.njit(cache=True)
@@ -604,15 +721,28 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
     if work >= _TABLE_MIN_WORK and a_type != "tf32" and b_type != "tf32":
         # large 16-bit operands: decode through 65536-entry tables (the same _decode_value, evaluated once per
         # bit pattern), B straight into column panels; f32 C / Dst widen and narrow exactly in numpy
-        A = _decode_table(int(codes[0]), bool(codes[3]))[abits]
-        Bp = np.ascontiguousarray(_decode_table(int(codes[1]), bool(codes[4]))[bbits]
-                                  .reshape(nb, K, N // W, W).transpose(0, 2, 1, 3))
+        A = np.empty((nb, M, K), np.float64)
+        Bp = np.empty((nb, N // W, K, W), np.float64)
+        _decode16(abits, bbits, _decode_table(int(codes[0]), bool(codes[3])),
+                  _decode_table(int(codes[1]), bool(codes[4])), A, Bp)
         if c is None:
-            C = np.zeros((nb, M, N), np.float64)
+            C = np.zeros((nb, M, N), np.float32)
         elif acc_type == "f32":
-            C = cbits.view(np.float32).astype(np.float64)  # exact; a NaN's payload never reaches Dst (§5.13)
+            C = cbits.view(np.float32)  # widened exactly where read; a NaN's payload never reaches Dst (§5.13)
         else:
             C = _decode_table(int(codes[2]), False)[cbits]
+        if (W == 16 and ops == 2 and cfg[_FAST] and not cfg[_SRC0_FTZ] and not cfg[_DST_CONVERT]
+                and dst_type == "f32"):
+            out32 = out.view(np.float32)  # every result is an f32 value: written as float32, NaN patterns after
+            if work >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
+                _fast16_parallel(A, Bp, C, out32, cfg[_DEPTH], nsteps, numba.get_num_threads())
+            else:
+                _fast16_rows(A, Bp, C, out32, cfg[_DEPTH], nsteps, 0, nb * (N // W) * M)
+            nan = np.isnan(out32)
+            if nan.any():
+                out[nan] = nan_pattern
+            return out.view(ACC_TYPES[dst_type]).reshape(batch + (M, N))
+        C = C.astype(np.float64, copy=False)
         res = np.empty((nb, M, N), np.float64)
         if work >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
             _float_kernel_parallel(A, Bp, C, res, cfg, numba.get_num_threads())
