@@ -213,6 +213,8 @@ def _gemm_sg_kernels() -> tuple[str, str]:
 
 
 def xegpu_gemm_program(p: dict) -> str:
+    """(c) SG / lane GEMM: the kernel of tools/bench_gemm_sg.py and the host program shared with the VC and WG
+    forms (tools/bench_programs.py ``_gemm_main``: A = (i + k) mod 7, B = (3k + j) mod 5, two corners printed)."""
     sg_kernel, lane_kernel = _gemm_sg_kernels()
     m = n = k = p["n"]
     et = p["type"]
@@ -228,53 +230,11 @@ def xegpu_gemm_program(p: dict) -> str:
     assert body.startswith("module attributes {gpu.container_module} {") and body.endswith("}")
     body = body[len("module attributes {gpu.container_module} {"):-1]
     args = f"args(%dA : memref<{m}x{k}x{et}>, %dB : memref<{k}x{n}x{et}>, %dC : memref<{m}x{n}xf32>)"
-    return f"""module attributes {{gpu.container_module}} {{
-{body}
-  func.func @main() {{
-    %c0 = arith.constant 0 : index
-    %c1 = arith.constant 1 : index
-    %cn = arith.constant {n} : index
-    %cn1 = arith.constant {n - 1} : index
-    %c7 = arith.constant 7 : index
-    %c5 = arith.constant 5 : index
-    %c3 = arith.constant 3 : index
-    %gx = arith.constant {m // tm} : index
-    %gy = arith.constant {n // tn} : index
-    %c16 = arith.constant 16 : index
-    %A = memref.alloc() : memref<{m}x{k}x{et}>
-    %B = memref.alloc() : memref<{k}x{n}x{et}>
-    %C = memref.alloc() : memref<{m}x{n}xf32>
-    scf.for %i = %c0 to %cn step %c1 {{
-      scf.for %j = %c0 to %cn step %c1 {{
-        %s = arith.addi %i, %j : index
-        %r = arith.remui %s, %c7 : index
-        %ri = arith.index_cast %r : index to i32
-        %v = arith.sitofp %ri : i32 to {et}
-        memref.store %v, %A[%i, %j] : memref<{m}x{k}x{et}>
-        %t = arith.muli %i, %c3 : index
-        %s2 = arith.addi %t, %j : index
-        %r2 = arith.remui %s2, %c5 : index
-        %ri2 = arith.index_cast %r2 : index to i32
-        %v2 = arith.sitofp %ri2 : i32 to {et}
-        memref.store %v2, %B[%i, %j] : memref<{k}x{n}x{et}>
-      }}
-    }}
-    %dA = gpu.alloc () : memref<{m}x{k}x{et}>
-    %dB = gpu.alloc () : memref<{k}x{n}x{et}>
-    %dC = gpu.alloc () : memref<{m}x{n}xf32>
-    gpu.memcpy %dA, %A : memref<{m}x{k}x{et}>, memref<{m}x{k}x{et}>
-    gpu.memcpy %dB, %B : memref<{k}x{n}x{et}>, memref<{k}x{n}x{et}>
-    gpu.launch_func @kernels::@gemm blocks in (%gx, %gy, %c1) threads in (%c16, %c1, %c1) {args}
-    gpu.wait
-    gpu.memcpy %C, %dC : memref<{m}x{n}xf32>, memref<{m}x{n}xf32>
-    %x = memref.load %C[%c0, %c0] : memref<{m}x{n}xf32>
-    %y = memref.load %C[%cn1, %cn1] : memref<{m}x{n}xf32>
-    vector.print %x : f32
-    vector.print %y : f32
-    return
-  }}
-}}
-"""
+    launch = (f"    %gx = arith.constant {m // tm} : index\n    %gy = arith.constant {n // tn} : index\n"
+              f"    %c16 = arith.constant 16 : index\n"
+              f"    gpu.launch_func @kernels::@gemm blocks in (%gx, %gy, %c1) threads in (%c16, %c1, %c1) {args}")
+    return ("module attributes {gpu.container_module} {\n" + body + "\n" + _bp()._gemm_main(m, n, k, et, launch)
+            + "}\n")
 
 
 def xegpu_gemm_expected(p: dict) -> str:

@@ -38,7 +38,7 @@ import numba
 import numpy as np
 
 from xesim.exec.interpreter import Compiler, ExecFault, run_region
-from xesim.exec.lanes import Varying, _elementwise, _scalar_clone, stacked
+from xesim.exec.lanes import Varying, _elementwise, _scalar_clone, run_clone, run_on_stacks, stacked
 from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import MemoryFault
 
@@ -212,54 +212,14 @@ def per_instance(op: Any, cx: BatchCompiler, step: Callable[[list], None]) -> Ca
     clone = _scalar_clone(op, cx, n)
     op_slots = cx.slots(op.operands)
 
-    def stacked_step(fr: list) -> bool:
-        saved = {s: fr[s] for s in in_slots}
-        try:
-            for s in in_slots:
-                fr[s] = stacked(saved[s], n)
-            step(fr)
-        except ExecFault:
-            return False
-        finally:
-            for s, v in saved.items():
-                fr[s] = v
-        outs = [fr[s] for s in out_slots]
-        if not all(isinstance(o, np.ndarray) and o.shape == (n, *vector_shape) for o in outs):
-            return False
-        for s, o in zip(out_slots, outs):
-            fr[s] = Varying.from_stack(o)
-        return True
-
-    def clone_step(fr: list) -> bool:
-        cstep, c_in, c_out, dtypes = clone  # type: ignore[misc]
-        for src, dst, dt in zip(op_slots, c_in, dtypes):
-            v = fr[src]
-            if _varies(v):
-                if v.arr is not None and v.arr.ndim == 1 and v.arr.dtype == dt:
-                    fr[dst] = v.arr
-                    continue
-                try:
-                    fr[dst] = np.array(v.lanes, dt)
-                except (TypeError, ValueError, OverflowError):
-                    return False
-            else:
-                fr[dst] = np.full(n, v, dt)
-        try:
-            cstep(fr)
-        except ExecFault:
-            return False
-        for src, dst in zip(out_slots, c_out):
-            fr[src] = Varying(None, fr[dst])
-        return True
-
     def bstep(fr: list) -> None:
         if not any(_varies(fr[s]) for s in in_slots):
             if once:
                 step(fr)
                 return
-        elif vector_shape is not None and stacked_step(fr):
+        elif vector_shape is not None and run_on_stacks(fr, step, in_slots, out_slots, n, vector_shape):
             return
-        elif clone is not None and clone_step(fr):
+        elif clone is not None and run_clone(fr, clone, op_slots, out_slots, n):
             return
         outs = run_each(fr, n, step, in_slots, out_slots)
         for s, vals in zip(out_slots, outs):

@@ -232,6 +232,59 @@ def _is_slm_alloc(op: Any) -> bool:
     return is_workgroup_space(getattr(op.results[0].type, "memory_space", None))
 
 
+def run_on_stacks(fr: list, step: Callable[[list], None], in_slots: list[int], out_slots: list[int], n: int,
+                  shape: tuple[int, ...]) -> bool:
+    """Run an element-wise op's ``step`` once on the ``[n, ...]`` stacks of its operands (lanes, or instances of a
+    batch: :mod:`xesim.exec.batch`); its results become :class:`Varying`.  False (nothing changed) when an operand
+    cannot be stacked, the step faults or a result is not ``[n, *shape]``: the caller then runs it one by one."""
+    saved = {s: fr[s] for s in in_slots}
+    try:
+        for s in in_slots:
+            fr[s] = stacked(saved[s], n)
+        step(fr)
+    except ExecFault:
+        return False  # pure op: the one-by-one path re-executes it and names the faulting lane
+    finally:
+        for s, v in saved.items():
+            fr[s] = v
+    outs = [fr[s] for s in out_slots]
+    if not all(isinstance(o, np.ndarray) and o.shape == (n, *shape) for o in outs):
+        return False
+    for s, o in zip(out_slots, outs):
+        fr[s] = Varying.from_stack(o)
+    return True
+
+
+def run_clone(fr: list, clone: tuple, op_slots: list[int], out_slots: list[int], n: int,
+              active: frozenset | None = None) -> bool:
+    """Run the ``vector<n x T>`` clone of a scalar op (:func:`_scalar_clone`) once for all ``n`` lanes or
+    instances; lanes outside ``active`` (None: all) compute on placeholder values nobody reads.  False when an
+    operand cannot be made an array or the clone faults (the caller then runs the op one by one)."""
+    cstep, c_in, c_out, dtypes = clone
+    for src, dst, dt in zip(op_slots, c_in, dtypes):
+        v = fr[src]
+        if isinstance(v, Varying):
+            if v.arr is not None and v.arr.ndim == 1 and v.arr.dtype == dt:
+                fr[dst] = v.arr
+                continue
+            vals = v.lanes
+            if active is not None:
+                vals = [vals[i] if i in active else 0 for i in range(n)]
+            try:
+                fr[dst] = np.array(vals, dt)
+            except (TypeError, ValueError, OverflowError):
+                return False
+        else:
+            fr[dst] = np.full(n, v, dt)
+    try:
+        cstep(fr)
+    except ExecFault:
+        return False
+    for src, dst in zip(out_slots, c_out):
+        fr[src] = Varying(None, fr[dst])
+    return True
+
+
 def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None = None) -> Callable[[list], None]:
     """The lane-level step of an op with an ordinary implementation (see the module docstring); ``always``: the
     op's effect is per work-item even with uniform operands (default: :data:`PER_LANE_EFFECTS`)."""
@@ -247,38 +300,13 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
     clone = _scalar_clone(op, cx, lanes_n) if isinstance(cx, LaneCompiler) else None
     op_slots = cx.slots(op.operands)
 
-    def run_clone(fr: list) -> bool:
-        """All lanes at once through the vector clone (inactive lanes compute on placeholder values, which
-        nobody reads); False when an operand cannot be stacked or the clone faults (the per-lane path then
-        runs and reports the lane)."""
-        cstep, c_in, c_out, dtypes = clone  # type: ignore[misc]
+    def clone_all(fr: list) -> bool:
+        """All lanes at once through the vector clone (inactive lanes compute on placeholder values)."""
         mask = ks.lane_mask
         n = ks.lane_count
         if n != lanes_n:
             return False
-        full = len(mask) == n
-        for src, dst, dt in zip(op_slots, c_in, dtypes):
-            v = fr[src]
-            if type(v) is Varying:
-                if v.arr is not None and v.arr.ndim == 1 and v.arr.dtype == dt:
-                    fr[dst] = v.arr
-                    continue
-                vals = v.lanes
-                if not full:
-                    vals = [vals[i] if i in mask else 0 for i in range(n)]
-                try:
-                    fr[dst] = np.array(vals, dt)
-                except (TypeError, ValueError, OverflowError):
-                    return False
-            else:
-                fr[dst] = np.full(n, v, dt)
-        try:
-            cstep(fr)
-        except ExecFault:
-            return False
-        for src, dst in zip(out_slots, c_out):
-            fr[src] = Varying(None, fr[dst])
-        return True
+        return run_clone(fr, clone, op_slots, out_slots, n, None if len(mask) == n else frozenset(mask))
 
     def run_per_lane(fr: list, varying: list[int]) -> None:
         saved = [fr[s] for s in varying]
@@ -308,27 +336,7 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
         n = ks.lane_count
         if ks.lane_mask != ks.full_mask or len(ks.full_mask) != n:
             return False
-        saved = {s: fr[s] for s in in_slots}
-        try:
-            for s in in_slots:
-                fr[s] = stacked(saved[s], n)
-        except ExecFault:
-            for s, v in saved.items():
-                fr[s] = v
-            return False
-        try:
-            step(fr)
-        except ExecFault:
-            return False  # pure op: the per-lane path re-executes it and names the faulting lane
-        finally:
-            for s, v in saved.items():
-                fr[s] = v
-        outs = [fr[s] for s in out_slots]
-        if not all(isinstance(o, np.ndarray) and o.shape == (n, *vector_shape) for o in outs):
-            return False
-        for s, o in zip(out_slots, outs):
-            fr[s] = Varying.from_stack(o)
-        return True
+        return run_on_stacks(fr, step, in_slots, out_slots, n, vector_shape)
 
     def lstep(fr: list) -> None:
         varying = [s for s in in_slots if type(fr[s]) is Varying]
@@ -340,7 +348,7 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
             pass
         elif vector_shape is not None and run_stacked(fr, varying):
             return
-        elif clone is not None and run_clone(fr):
+        elif clone is not None and clone_all(fr):
             return
         run_per_lane(fr, varying)
 

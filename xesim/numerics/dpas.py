@@ -335,30 +335,6 @@ def _stages2(A, Bp, bt, i, pj, k0, depth, acc, errs):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True)
-def _stages2_w16(A, Bp, bt, i, pj, k0, depth, acc, errs):  # noqa: ANN001, ANN202
-    """:func:`_stages2` for 16-column panels (the common case): a constant trip count lets LLVM keep the row in
-    vector registers."""
-    for s in range(depth):
-        k = k0 + 2 * s
-        a0 = A[bt, i, k]
-        a1 = A[bt, i, k + 1]
-        b0 = Bp[bt, pj, k]
-        b1 = Bp[bt, pj, k + 1]
-        for jj in range(16):
-            p0 = a0 * b0[jj]
-            p1 = a1 * b1[jj]
-            x = p0 + p1
-            bb = x - p0
-            e1 = (p0 - (x - bb)) + (p1 - bb)
-            c0 = acc[jj]
-            y = c0 + x
-            cc = y - c0
-            e2 = (c0 - (y - cc)) + (x - cc)
-            acc[jj] = np.float32(y)
-            errs[jj] += abs(e1) + abs(e2)
-
-
-@numba.njit(cache=True)
 def _stages1(A, Bp, bt, i, pj, k0, depth, acc, errs):  # noqa: ANN001, ANN202
     """One instruction with one product per stage (tf32): ``acc = f32(acc + p)``, ``errs += |TwoSum error|``."""
     for s in range(depth):
@@ -409,9 +385,7 @@ def _row(A, Bp, C, out, cfg, bt, pj, i, acc, new, bad, errs, t, limbs):  # noqa:
             for jj in range(W):
                 new[jj] = acc[jj]
                 errs[jj] = 0.0
-            if ops == 2 and W == 16:
-                _stages2_w16(A, Bp, bt, i, pj, k0, depth, acc, errs)
-            elif ops == 2:
+            if ops == 2:
                 _stages2(A, Bp, bt, i, pj, k0, depth, acc, errs)
             else:
                 _stages1(A, Bp, bt, i, pj, k0, depth, acc, errs)
@@ -466,7 +440,9 @@ def _float_kernel_parallel(A, Bp, C, out, cfg, nchunks):  # noqa: ANN001, ANN202
 def _fast16_rows(A, Bp, C, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
     """The fast path of :func:`_row` for the common case in one loop nest (16-bit sources, 16-column panels, no
     Src0 flushing, f32 Dst = accumulator format): rows ``lo..hi`` of the panel-major order, results written as
-    float32 to ``out``.  Same arithmetic as :func:`_stages2_w16` plus :func:`_redo_instruction`."""
+    float32 to ``out``.  Same arithmetic as :func:`_stages2` plus :func:`_redo_instruction`, written out in one
+    loop nest with a constant 16-column trip count (about 15% faster than calling :func:`_stages2`: LLVM keeps
+    the row in vector registers)."""
     nb, npan, _, _ = Bp.shape
     M = A.shape[1]
     acc = np.empty(16, np.float64)
