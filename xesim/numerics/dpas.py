@@ -32,6 +32,13 @@ issuing the instructions one by one (tested against :func:`dpas_instruction`).  
 summed exactly and rounded once by :mod:`xesim.numerics.exact` (TwoSum error-free check, Kulisch accumulator
 when the float64 sum is not exact; argument in that module's docstring).  The loops are numba-compiled
 (no fastmath); large tiles run rows in parallel (results do not depend on it: rows are independent).
+
+**Proved-exact rows** (the common configuration: f16/bf16 sources, f32 accumulator and Dst, stage-by-stage RNE,
+:func:`_fast16_rows`): before a row is computed, :func:`_row_exact` / :func:`_columns_exact` prove from operand
+magnitudes and power-of-two granularities that every float64 sum it will form is exact and no f32 rounding
+overflows; proved columns then run ``acc = f32(acc + (p0 + p1))`` per stage with no error checks, vectorised
+over the row's N columns, and the rest are recomputed with the checks.  Random f16/bf16 GEMM data is almost
+always proved (tests/numerics/test_dpas_fast_rows.py pins both sides of the proof).
 """
 
 from __future__ import annotations
@@ -436,66 +443,175 @@ def _float_kernel_parallel(A, Bp, C, out, cfg, nchunks):  # noqa: ANN001, ANN202
             _row(A, Bp, C, out, cfg, r // (npan * M), (r // M) % npan, r % M, acc, new, bad, errs, t, limbs)
 
 
+_POW2 = 2.0 ** (np.arange(280) - 150)  # _POW2[e] = 2^(e - 150): the ulp of an f32 with biased exponent e
+_TWO51 = 2.0**51
+_TWO125 = 2.0**125
+
+
 @numba.njit(cache=True)
-def _fast16_rows(A, Bp, C, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
-    """The fast path of :func:`_row` for the common case in one loop nest (16-bit sources, 16-column panels, no
-    Src0 flushing, f32 Dst = accumulator format): rows ``lo..hi`` of the panel-major order, results written as
-    float32 to ``out``.  Same arithmetic as :func:`_stages2` plus :func:`_redo_instruction`, written out in one
-    loop nest with a constant 16-column trip count (about 15% faster than calling :func:`_stages2`: LLVM keeps
-    the row in vector registers)."""
-    nb, npan, _, _ = Bp.shape
-    M = A.shape[1]
-    acc = np.empty(16, np.float64)
-    before = np.empty(16, np.float64)
-    errs = np.empty(16, np.float64)
-    bad = np.empty(16, np.bool_)
-    t = np.zeros(2 * depth + 2, np.float64)
-    limbs = np.zeros(LIMBS, np.int64)
-    for r in range(lo, hi):
-        bt = r // (npan * M)
-        pj = (r // M) % npan
-        i = r % M
-        j0 = pj * 16
-        for jj in range(16):
-            acc[jj] = C[bt, i, j0 + jj]
-        for st in range(nsteps):
-            k0 = st * 2 * depth
-            for jj in range(16):
-                before[jj] = acc[jj]
-                errs[jj] = 0.0
+def _decode16_rows(bbits, tb, lb, B, Bst, Btile):  # noqa: ANN001, ANN202
+    """16-bit B (nb, K, N) bit patterns -> float64 B (same layout) through the value table ``tb``, with per
+    column statistics for :func:`_columns_exact` from the power-of-two table ``lb`` (:func:`_lsb_table`):
+    ``Bst[x, 0, j]`` = max |b| and ``Bst[x, 1, j]`` = the largest power of two dividing every b of column j;
+    ``Btile[x]`` = the same over the whole tile (for :func:`_row_exact`)."""
+    nb, K, N = bbits.shape
+    for x in range(nb):
+        for j in range(N):
+            Bst[x, 0, j] = 0.0
+            Bst[x, 1, j] = np.inf
+        for k in range(K):
+            for j in range(N):
+                code = bbits[x, k, j]
+                v = tb[code]
+                B[x, k, j] = v
+                Bst[x, 0, j] = max(Bst[x, 0, j], abs(v))
+                Bst[x, 1, j] = min(Bst[x, 1, j], lb[code])
+        Btile[x, 0] = 0.0
+        Btile[x, 1] = np.inf
+        for j in range(N):
+            Btile[x, 0] = max(Btile[x, 0], Bst[x, 0, j])
+            Btile[x, 1] = min(Btile[x, 1], Bst[x, 1, j])
+
+
+@numba.njit(cache=True)
+def _row_exact(sa, la, Btile, bt, cb):  # noqa: ANN001, ANN202
+    """The argument of :func:`_columns_exact` for a whole row at once, from tile-wide B statistics and the
+    exponent range of the row's f32 C bits ``cb`` (|c| < 2^(emax-126); every nonzero c a multiple of
+    2^(max(emin,1)-150)); integer work only, so a row costs O(N) cheap operations.  False = not proved here
+    (the caller then checks column by column)."""
+    emin = 255
+    emax = 0
+    for j in range(cb.shape[0]):  # branch-free so that LLVM vectorises it
+        u = cb[j] & 0x7FFFFFFF
+        e = u >> 23
+        emax = max(emax, e)
+        emin = min(emin, max(e, 1) if u != 0 else 255)
+    if emax == 255:
+        return False
+    lc = np.inf if emin == 255 else _POW2[emin]
+    s = _POW2[emax + 24] + sa * Btile[bt, 0]
+    g = min(la * Btile[bt, 1], lc)
+    return s < _TWO51 * g and s < _TWO125
+
+
+@numba.njit(cache=True)
+def _columns_exact(sa, la, Bst, bt, c, cb, ok):  # noqa: ANN001, ANN202
+    """``ok[j]`` = True when every float64 sum :func:`_fast16_rows` forms for column j of a row is exact and no
+    f32 rounding overflows, proved from statistics: ``sa`` = sum |a| of the row and ``la`` the largest power of
+    two dividing all its a (:func:`_lsb_table`), ``Bst[bt]`` the same per column of B (max |b|, power of two),
+    ``c``/``cb`` the row's f32 accumulator values and bits.  Returns whether any column failed.
+
+    Argument: every product a*b is a multiple of la*lb and every nonzero c of lc = 2^(emin-150) (emin = the
+    smallest biased exponent among the row's nonzero c, at least 1), so with G = min(la*lb, lc) every term,
+    every exact partial sum and, by induction, every f32-rounded accumulator is a multiple of G (an f32 rounding
+    of a multiple of G is the value itself or a multiple of an ulp > G).  Every magnitude is at most
+    S = (|c| + sa*max|b|) x (1 + 2^-24)^stages < 2 S (fewer than 2^22 stages).  A multiple of G below 2^53 G is
+    a float64, so when 4 S < 2^53 G (a factor 2 of margin for S's own rounding) every sum is exact, and when
+    S < 2^125 no f32 rounding overflows: the TwoSum errors of :func:`_stages2` would all be zero and the
+    unchecked loop gives the same bits.  An infinity or NaN anywhere makes a comparison false (not proved)."""
+    N = c.shape[0]
+    emin = 255
+    for j in range(N):  # branch-free so that LLVM vectorises it
+        e = (cb[j] >> 23) & 0xFF
+        emin = min(emin, max(e, 1) if cb[j] & 0x7FFFFFFF != 0 else 255)
+    lc = np.inf if emin == 255 else _POW2[emin]
+    nbad = 0
+    for j in range(N):
+        s = abs(np.float64(c[j])) + sa * Bst[bt, 0, j]
+        g = min(la * Bst[bt, 1, j], lc)
+        good = (s < _TWO51 * g) & (s < _TWO125)
+        ok[j] = good
+        nbad += not good
+    bad = nbad != 0
+    return bad
+
+
+@numba.njit(cache=True)
+def _column_checked(arow, B, bt, j, c, depth, nsteps, t, limbs):  # noqa: ANN001, ANN202
+    """One output element the checked way (same arithmetic as :func:`_stages2` + :func:`_redo_instruction`):
+    each stage in float64 with TwoSum error terms; an instruction with any inexact sum is redone by the exact
+    :func:`round_sum` from the accumulator before it."""
+    acc = np.float64(c)
+    for st in range(nsteps):
+        k0 = st * 2 * depth
+        before = acc
+        errs = 0.0
+        for s in range(depth):
+            k = k0 + 2 * s
+            p0 = arow[k] * B[bt, k, j]
+            p1 = arow[k + 1] * B[bt, k + 1, j]
+            x = p0 + p1
+            bb = x - p0
+            e1 = (p0 - (x - bb)) + (p1 - bb)
+            y = acc + x
+            cc = y - acc
+            e2 = (acc - (y - cc)) + (x - cc)
+            acc = np.float64(np.float32(y))
+            errs += abs(e1) + abs(e2)
+        if errs != 0.0:
+            acc = before
             for s in range(depth):
                 k = k0 + 2 * s
-                a0 = A[bt, i, k]
-                a1 = A[bt, i, k + 1]
-                b0 = Bp[bt, pj, k]
-                b1 = Bp[bt, pj, k + 1]
-                for jj in range(16):
-                    p0 = a0 * b0[jj]
-                    p1 = a1 * b1[jj]
-                    x = p0 + p1
-                    bb = x - p0
-                    e1 = (p0 - (x - bb)) + (p1 - bb)
-                    c0 = acc[jj]
-                    y = c0 + x
-                    cc = y - c0
-                    e2 = (c0 - (y - cc)) + (x - cc)
-                    acc[jj] = np.float32(y)
-                    errs[jj] += abs(e1) + abs(e2)
-            any_bad = False
-            for jj in range(16):
-                bad[jj] = errs[jj] != 0.0
-                any_bad |= bad[jj]
-            if any_bad:
-                _redo_instruction(A, Bp, bt, i, pj, k0, 2, depth, before, acc, bad, t, limbs)
-        for jj in range(16):
-            out[bt, i, j0 + jj] = np.float32(acc[jj])
+                t[0] = acc
+                t[1] = arow[k] * B[bt, k, j]
+                t[2] = arow[k + 1] * B[bt, k + 1, j]
+                acc = round_sum(t, 3, 24, -126, 127, RNE, False, False, 0, limbs)
+    return acc
+
+
+@numba.njit(cache=True)
+def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
+    """The fast path of :func:`_row` for the common case (16-bit sources, no Src0 flushing, f32 Dst =
+    accumulator format, the model's stage-by-stage RNE accumulation): rows ``lo..hi`` of ``nb x M``, each over
+    all N columns at once (a loop LLVM vectorises).  A row's A values are looked up in ``ta`` from the bit
+    patterns; B is decoded (:func:`_decode16_rows`); C is float32 with its bits ``cbits``.  Columns that
+    :func:`_columns_exact` proves exact run per stage ``acc = f32(acc + (p0 + p1))`` without checks; the others
+    are recomputed by :func:`_column_checked`.  Same bits as :func:`_row` (tested)."""
+    nb, K, N = B.shape
+    M = abits.shape[1]
+    arow = np.empty(K, np.float64)
+    acc = np.empty(N, np.float32)
+    ok = np.empty(N, np.bool_)
+    t = np.zeros(4, np.float64)
+    limbs = np.zeros(LIMBS, np.int64)
+    kk = nsteps * 2 * depth
+    for r in range(lo, hi):
+        bt = r // M
+        i = r % M
+        sa = 0.0
+        la = np.inf
+        for k in range(kk):
+            code = abits[bt, i, k]
+            arow[k] = ta[code]
+            sa += abs(arow[k])
+            la = min(la, la_tab[code])
+        crow = C[bt, i]
+        any_bad = False
+        if not _row_exact(sa, la, Btile, bt, cbits[bt, i]):
+            any_bad = _columns_exact(sa, la, Bst, bt, crow, cbits[bt, i], ok)
+        for j in range(N):
+            acc[j] = crow[j]
+        for k in range(0, kk, 2):
+            a0 = arow[k]
+            a1 = arow[k + 1]
+            b0 = B[bt, k]
+            b1 = B[bt, k + 1]
+            for j in range(N):
+                acc[j] = np.float32(np.float64(acc[j]) + (a0 * b0[j] + a1 * b1[j]))
+        if any_bad:
+            for j in range(N):
+                if not ok[j]:
+                    acc[j] = np.float32(_column_checked(arow, B, bt, j, crow[j], depth, nsteps, t, limbs))
+        for j in range(N):
+            out[bt, i, j] = acc[j]
 
 
 @numba.njit(cache=True, parallel=True)
-def _fast16_parallel(A, Bp, C, out, depth, nsteps, nchunks):  # noqa: ANN001, ANN202
-    total = Bp.shape[0] * Bp.shape[1] * A.shape[1]
+def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps, nchunks):  # noqa: ANN001, ANN202
+    total = abits.shape[0] * abits.shape[1]
     for ch in numba.prange(nchunks):
-        _fast16_rows(A, Bp, C, out, depth, nsteps, ch * total // nchunks, (ch + 1) * total // nchunks)
+        _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps, ch * total // nchunks,
+                     (ch + 1) * total // nchunks)
 
 
 @numba.njit(cache=True)
@@ -697,27 +813,35 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
     if work >= _TABLE_MIN_WORK and a_type != "tf32" and b_type != "tf32":
         # large 16-bit operands: decode through 65536-entry tables (the same _decode_value, evaluated once per
         # bit pattern), B straight into column panels; f32 C / Dst widen and narrow exactly in numpy
-        A = np.empty((nb, M, K), np.float64)
-        Bp = np.empty((nb, N // W, K, W), np.float64)
-        _decode16(abits, bbits, _decode_table(int(codes[0]), bool(codes[3])),
-                  _decode_table(int(codes[1]), bool(codes[4])), A, Bp)
+        akey, bkey = (int(codes[0]), bool(codes[3])), (int(codes[1]), bool(codes[4]))
         if c is None:
             C = np.zeros((nb, M, N), np.float32)
         elif acc_type == "f32":
             C = cbits.view(np.float32)  # widened exactly where read; a NaN's payload never reaches Dst (§5.13)
         else:
             C = _decode_table(int(codes[2]), False)[cbits]
-        if (W == 16 and ops == 2 and cfg[_FAST] and not cfg[_SRC0_FTZ] and not cfg[_DST_CONVERT]
-                and dst_type == "f32"):
+        if ops == 2 and cfg[_FAST] and not cfg[_SRC0_FTZ] and not cfg[_DST_CONVERT] and dst_type == "f32":
+            # the common configuration: row-wise kernel with the exactness proof (_fast16_rows); an f16/bf16 C
+            # is an f32 value exactly
+            C32 = np.ascontiguousarray(C, np.float32)
+            B = np.empty((nb, K, N), np.float64)
+            Bst = np.empty((nb, 2, N), np.float64)
+            Btile = np.empty((nb, 2), np.float64)
+            _decode16_rows(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile)
             out32 = out.view(np.float32)  # every result is an f32 value: written as float32, NaN patterns after
+            args = (abits, _decode_table(*akey), _lsb_table(*akey), B, Bst, Btile, C32, C32.view(np.uint32), out32,
+                    cfg[_DEPTH], nsteps)
             if work >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
-                _fast16_parallel(A, Bp, C, out32, cfg[_DEPTH], nsteps, numba.get_num_threads())
+                _fast16_parallel(*args, numba.get_num_threads())
             else:
-                _fast16_rows(A, Bp, C, out32, cfg[_DEPTH], nsteps, 0, nb * (N // W) * M)
+                _fast16_rows(*args, 0, nb * M)
             nan = np.isnan(out32)
             if nan.any():
                 out[nan] = nan_pattern
             return out.view(ACC_TYPES[dst_type]).reshape(batch + (M, N))
+        A = np.empty((nb, M, K), np.float64)
+        Bp = np.empty((nb, N // W, K, W), np.float64)
+        _decode16(abits, bbits, _decode_table(*akey), _decode_table(*bkey), A, Bp)
         C = C.astype(np.float64, copy=False)
         res = np.empty((nb, M, N), np.float64)
         if work >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
@@ -746,6 +870,7 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
 _NO_C = np.zeros((1, 1, 1), np.uint16)
 _TABLE_MIN_WORK = 1 << 15  # output elements x K steps from which 16-bit operands are decoded through tables
 _TABLES: dict[tuple[int, bool], np.ndarray] = {}
+_LSB_TABLES: dict[tuple[int, bool], np.ndarray] = {}
 
 
 @numba.njit(cache=True)
@@ -761,6 +886,22 @@ def _decode_table(code: int, ftz: bool) -> np.ndarray:
         t = np.empty(1 << 16, np.float64)
         _fill_table(code, ftz, t)
         _TABLES[(code, ftz)] = t
+    return t
+
+
+def _lsb_table(code: int, ftz: bool) -> np.ndarray:
+    """For every f16 / bf16 bit pattern: the largest power of two dividing its decoded value (the weight of the
+    lowest set significand bit), +inf for zero, 0.0 for infinities and NaN (:func:`_row_sums_exact`)."""
+    t = _LSB_TABLES.get((code, ftz))
+    if t is None:
+        v = np.abs(_decode_table(code, ftz))
+        t = np.zeros(1 << 16, np.float64)
+        fin = np.isfinite(v) & (v != 0.0)
+        m, e = np.frexp(v[fin])
+        n = (m * 2.0**53).astype(np.int64)
+        t[fin] = np.ldexp((n & -n).astype(np.float64), e - 53)
+        t[v == 0.0] = np.inf
+        _LSB_TABLES[(code, ftz)] = t
     return t
 
 

@@ -1,0 +1,195 @@
+"""The row-wise DPAS fast path (xesim/numerics/dpas.py ``_fast16_rows``): columns whose float64 sums are proved
+exact (``_columns_exact``) skip the TwoSum checks; every other column is recomputed the checked way.
+
+These tests pin the proof's two sides: data it proves (random normals as in real GEMMs, small integers) gives the
+same bits as the checked kernel (``_row``, reached by turning table decoding off) and as the independent
+Fraction reference of test_dpas_props; data whose float64 sums are inexact, built so that the unchecked float64
+sum double-rounds to a different f32 (a midpoint plus a tiny product), is not proved and still gives the
+reference's bits.  A proof that said "exact" too eagerly fails the midpoint tests.
+"""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+from tests.numerics.test_dpas_props import decode, encode, operand, ref_element
+from xesim.hw.params import load_target
+from xesim.numerics import dpas as dpas_mod
+from xesim.numerics.dpas import dpas, model_from_target, preset
+
+TARGET = load_target("pvc")
+BF = ml_dtypes.bfloat16
+DT = {"f16": np.float16, "bf16": BF}
+
+
+def _fast_and_checked(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, t: str,
+                      monkeypatch: pytest.MonkeyPatch, model_name: str | None = None) -> tuple[np.ndarray, ...]:
+    """The same tile through the fast row path and through the checked per-element path."""
+    m = model_from_target(TARGET) if model_name is None else preset(model_name)
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    fast = dpas(a, b, c, t, t, "f32", "f32", m, TARGET).view(np.uint32)
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 1 << 62)
+    checked = dpas(a, b, c, t, t, "f32", "f32", m, TARGET).view(np.uint32)
+    return fast, checked
+
+
+def _reference_bits(a: np.ndarray, b: np.ndarray, c: np.ndarray, t: str, i: int, j: int) -> int:
+    m = model_from_target(TARGET)
+    ab, bb, cb = a.view(np.uint16), b.view(np.uint16), c.view(np.uint32)
+    a_vals = [operand(int(ab[i, k]), t, m) for k in range(a.shape[1])]
+    b_vals = [operand(int(bb[k, j]), t, m) for k in range(b.shape[0])]
+    return encode(ref_element(a_vals, b_vals, decode(int(cb[i, j]), "f32"), t, "f32", "f32", m), "f32", m)
+
+
+def _stats(a: np.ndarray, b: np.ndarray, t: str) -> tuple:
+    """The statistics _fast16_rows computes for row 0 of ``a`` and every column of ``b`` (no batch)."""
+    key = (dpas_mod._FLOAT_CODES[t], False)
+    ta, la = dpas_mod._decode_table(*key), dpas_mod._lsb_table(*key)
+    ab = a.view(np.uint16)[0]
+    bits = b.view(np.uint16)[None]
+    B = np.empty(bits.shape, np.float64)
+    Bst = np.empty((1, 2, bits.shape[2]), np.float64)
+    Btile = np.empty((1, 2), np.float64)
+    dpas_mod._decode16_rows(bits, ta, la, B, Bst, Btile)
+    return float(np.abs(ta[ab]).sum()), float(la[ab].min()), Bst, Btile
+
+
+def _columns_proved(a: np.ndarray, b: np.ndarray, c_row: np.ndarray, t: str) -> np.ndarray:
+    """Per column: proved exact by _columns_exact.  The whole-row test _row_exact (tried first) may only say
+    yes when every column is proved."""
+    sa, la, Bst, Btile = _stats(a, b, t)
+    ok = np.empty(b.shape[1], np.bool_)
+    dpas_mod._columns_exact(sa, la, Bst, 0, c_row, c_row.view(np.uint32), ok)
+    if dpas_mod._row_exact(sa, la, Btile, 0, c_row.view(np.uint32)):
+        assert ok.all()
+    return ok
+
+
+def _row_proved(a: np.ndarray, b: np.ndarray, c_row: np.ndarray, t: str) -> bool:
+    sa, la, _, Btile = _stats(a, b, t)
+    return bool(dpas_mod._row_exact(sa, la, Btile, 0, c_row.view(np.uint32)))
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16"])
+def test_lsb_table_gives_the_lowest_set_bit(t: str) -> None:
+    """The power-of-two table: 3 * 2^-5 -> 2^-5, 1.0 -> 1, zero -> inf, inf / NaN -> 0 (never proved)."""
+    key = (dpas_mod._FLOAT_CODES[t], False)
+    tab = dpas_mod._lsb_table(*key)
+    vals = np.array([3 * 2.0**-5, 1.0, -6.0, 0.0, -0.0, np.inf, np.nan], DT[t])
+    got = tab[vals.view(np.uint16)]
+    assert got.tolist()[:5] == [2.0**-5, 1.0, 2.0, np.inf, np.inf]
+    assert got[5] == 0.0 and got[6] == 0.0
+    smallest = np.array([1], np.uint16).view(DT[t])  # the smallest subnormal: 2^-24 (f16), 2^-133 (bf16)
+    assert tab[1] == float(smallest[0]) == (2.0**-24 if t == "f16" else 2.0**-133)
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16"])
+def test_random_normal_rows_are_proved_and_match_the_checked_path(t: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """GEMM-like data (K = 32 per call, accumulators of a running sum): nearly every column is proved exact,
+    and the tile's bits equal the checked kernel's."""
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((64, 32)).astype(DT[t])
+    b = rng.standard_normal((32, 64)).astype(DT[t])
+    c = (rng.standard_normal((64, 64)) * 20).astype(np.float32)
+    proved = np.array([_columns_proved(a[i:i + 1], b, c[i], t) for i in range(64)])
+    assert proved.mean() > 0.95
+    assert np.mean([_row_proved(a[i:i + 1], b, c[i], t) for i in range(64)]) > 0.8
+    fast, checked = _fast_and_checked(a, b, c, t, monkeypatch)
+    assert np.array_equal(fast, checked)
+    for i, j in [(0, 0), (17, 40), (63, 63)]:
+        assert int(fast[i, j]) == _reference_bits(a, b, c, t, i, j)
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16"])
+def test_a_midpoint_plus_a_tiny_product_is_not_proved(t: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C = 2^30, p0 = 2^6 (half an f32 ulp of 2^30), p1 = tiny: the exact sum lies just above the midpoint and
+    rounds up to 2^30 + 2^7, while the float64 sum p0 + p1 rounds to 2^6 and ties-to-even gives 2^30.  The
+    proof must refuse these columns and the result must be the reference's (rounded up)."""
+    tiny = 2.0**-12 if t == "f16" else 2.0**-60  # squares: 2^-24 (f16 keeps it normal) / 2^-120
+    a = np.zeros((8, 16), np.float32)
+    b = np.zeros((16, 16), np.float32)
+    a[:, 0], b[0, :] = 8.0, 8.0  # p0 = 64
+    a[:, 1], b[1, :] = tiny, tiny
+    a, b = a.astype(DT[t]), b.astype(DT[t])
+    c = np.full((8, 16), 2.0**30, np.float32)
+    assert not _columns_proved(a, b, c[0], t).any() and not _row_proved(a, b, c[0], t)
+    fast, checked = _fast_and_checked(a, b, c, t, monkeypatch)
+    want = np.float32(2.0**30 + 2.0**7).view(np.uint32)
+    assert (fast == want).all() and (checked == want).all()
+    assert int(fast[3, 5]) == _reference_bits(a, b, c, t, 3, 5)
+    # the unchecked float64 arithmetic really gets it wrong: what an eager proof would produce
+    assert np.float32(np.float64(2.0**30) + (64.0 + tiny * tiny)) == np.float32(2.0**30)
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16"])
+def test_a_tiny_accumulator_under_a_midpoint_is_not_proved(t: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """C = 2^-40 with products 2^24 and 1: the exact sum 2^24 + 1 + 2^-40 is just above an f32 midpoint and
+    rounds up to 2^24 + 2, but float64 drops C and ties to 2^24.  Only C's own granularity shows this."""
+    a = np.zeros((8, 16), np.float32)
+    b = np.zeros((16, 16), np.float32)
+    a[:, 0], b[0, :] = 2.0**12, 2.0**12
+    a[:, 1], b[1, :] = 1.0, 1.0
+    a, b = a.astype(DT[t]), b.astype(DT[t])
+    c = np.full((8, 16), 2.0**-40, np.float32)
+    assert not _columns_proved(a, b, c[0], t).any() and not _row_proved(a, b, c[0], t)
+    fast, checked = _fast_and_checked(a, b, c, t, monkeypatch)
+    want = np.float32(2.0**24 + 2).view(np.uint32)
+    assert (fast == want).all() and (checked == want).all()
+    assert int(fast[2, 9]) == _reference_bits(a, b, c, t, 2, 9)
+
+
+def test_proved_and_unproved_columns_mix_in_one_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Odd columns of B carry the midpoint trap (C = 2^30, products 64 and 2^-24), even columns hold small
+    integers: only the odd columns are refused and recomputed, and every column equals the reference."""
+    rng = np.random.default_rng(9)
+    a = rng.integers(-3, 4, (8, 32)).astype(np.float32)
+    b = rng.integers(-3, 4, (32, 32)).astype(np.float32)
+    a[:, 0], a[:, 1] = 8.0, 2.0**-12
+    b[0, ::2], b[0, 1::2] = 0.0, 8.0
+    b[1, ::2], b[1, 1::2] = 1.0, 2.0**-12
+    a, b = a.astype(np.float16), b.astype(np.float16)
+    c = rng.integers(-50, 50, (8, 32)).astype(np.float32)
+    c[:, 1::2] = 2.0**30
+    ok = _columns_proved(a, b, c[0], "f16")
+    assert ok[::2].all() and not ok[1::2].any()
+    fast, checked = _fast_and_checked(a, b, c, "f16", monkeypatch)
+    assert np.array_equal(fast, checked)
+    for i, j in [(0, 0), (0, 1), (5, 30), (7, 31)]:
+        assert int(fast[i, j]) == _reference_bits(a, b, c, "f16", i, j)
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16"])
+def test_specials_and_overflow_are_never_proved(t: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """inf / NaN in A, B or C and sums near the f32 maximum are left to the checked path (same bits)."""
+    a = np.ones((8, 16), np.float32)
+    b = np.ones((16, 16), np.float32)
+    c = np.zeros((8, 16), np.float32)
+    c[0, 3] = np.nan
+    c[1, 4] = np.inf
+    b[2, 7] = np.inf
+    assert not _columns_proved(a[:1].astype(DT[t]), b.astype(DT[t]), c[0], t)[3]
+    assert not _columns_proved(a[:1].astype(DT[t]), b.astype(DT[t]), c[1], t)[4]
+    assert not _columns_proved(a[:1].astype(DT[t]), b.astype(DT[t]), c[2], t)[7]
+    fast, checked = _fast_and_checked(a.astype(DT[t]), b.astype(DT[t]), c, t, monkeypatch)
+    assert np.array_equal(fast, checked)
+    big = np.full((8, 16), 3.0e38, np.float32)
+    assert not _columns_proved(a[:1].astype(DT[t]), b.astype(DT[t]), big[0], t).any()
+    fast, checked = _fast_and_checked(a.astype(DT[t]), b.astype(DT[t]), big, t, monkeypatch)
+    assert np.array_equal(fast, checked)
+    assert (fast[:, :7] == np.float32(3.0e38).view(np.uint32)).all()  # + 16 is far below an ulp of 3e38
+    assert (fast[:, 7] == np.float32(np.inf).view(np.uint32)).all()
+
+
+@pytest.mark.parametrize("name", sorted(dpas_mod.PRESETS))
+def test_every_preset_and_batches_agree(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch of wide-range tiles (many columns unproved) through the parallel row chunks: same bits as the
+    checked path under every preset (those outside the fast configuration take the general table path)."""
+    rng = np.random.default_rng(13)
+    a = (rng.standard_normal((6, 16, 64)) * 2.0 ** rng.integers(-12, 12, (6, 16, 64))).astype(np.float16)
+    b = (rng.standard_normal((6, 64, 48)) * 2.0 ** rng.integers(-12, 12, (6, 64, 48))).astype(np.float16)
+    c = (rng.standard_normal((6, 16, 48)) * 2.0 ** rng.integers(-30, 30, (6, 16, 48))).astype(np.float32)
+    monkeypatch.setattr(dpas_mod, "_PARALLEL_MIN_WORK", 0)
+    fast, checked = _fast_and_checked(a, b, c, "f16", monkeypatch, name)
+    assert np.array_equal(fast, checked)
