@@ -804,9 +804,9 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
             model._cache.clear()
         model._cache[key] = prepared
     codes, cfg, enc, nan_pattern = prepared
-    abits = _batched(a, batch, nb).view(np.uint32 if a_type == "tf32" else np.uint16)
-    bbits = _batched(b, batch, nb).view(np.uint32 if b_type == "tf32" else np.uint16)
-    cbits = _NO_C if c is None else _batched(c, batch, nb).view(np.uint32 if acc_type == "f32" else np.uint16)
+    abits = _readonly(_batched(a, batch, nb).view(np.uint32 if a_type == "tf32" else np.uint16))
+    bbits = _readonly(_batched(b, batch, nb).view(np.uint32 if b_type == "tf32" else np.uint16))
+    cbits = _NO_C if c is None else _readonly(_batched(c, batch, nb).view(np.uint32 if acc_type == "f32" else np.uint16))
     W = math.gcd(N, 16)  # column panel width (any width gives the same values: columns are independent)
     out = np.empty((nb, M, N), np.uint32 if dst_type == "f32" else np.uint16)
     work = nb * M * N * nsteps
@@ -823,7 +823,7 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
         if ops == 2 and cfg[_FAST] and not cfg[_SRC0_FTZ] and not cfg[_DST_CONVERT] and dst_type == "f32":
             # the common configuration: row-wise kernel with the exactness proof (_fast16_rows); an f16/bf16 C
             # is an f32 value exactly
-            C32 = np.ascontiguousarray(C, np.float32)
+            C32 = _readonly(np.ascontiguousarray(C, np.float32))
             B = np.empty((nb, K, N), np.float64)
             Bst = np.empty((nb, 2, N), np.float64)
             Btile = np.empty((nb, 2), np.float64)
@@ -868,6 +868,16 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
 
 
 _NO_C = np.zeros((1, 1, 1), np.uint16)
+_NO_C.flags.writeable = False
+
+
+def _readonly(x: np.ndarray) -> np.ndarray:
+    """A read-only view: numba compiles (and loads from its cache) one specialisation per argument
+    writeability, so operands are always passed read-only (one load per process instead of two)."""
+    if x.flags.writeable:
+        x = x.view()
+        x.flags.writeable = False
+    return x
 _TABLE_MIN_WORK = 1 << 15  # output elements x K steps from which 16-bit operands are decoded through tables
 _TABLES: dict[tuple[int, bool], np.ndarray] = {}
 _LSB_TABLES: dict[tuple[int, bool], np.ndarray] = {}
