@@ -48,7 +48,12 @@ def _fmt_g(x: float) -> str:
 # ============================================================================== (c) GEMMs: shared host program
 def _gemm_main(m: int, n: int, k: int, et: str, launch: str) -> str:
     """Host ``@main`` of the (c) GEMMs: A = (i + k) mod 7, B = (3k + j) mod 5 in ``et``, launch, print two
-    corners of C."""
+    corners of C.  The kernel is launched twice: first into a scratch buffer ``%dW`` (the **first** launch pays
+    the process's one-time costs: imports, loading compiled code, compiling the kernel's ops), then into ``%dC``
+    (the **warm** launch, the steady-state throughput a program launching kernels repeatedly sees; it writes
+    fresh memory, so ``--jobs`` merges real results)."""
+    warm = launch.replace("%dC", "%dW")  # with the launch's constants; the second launch reuses them
+    launch = "\n".join(line for line in launch.splitlines() if "gpu.launch_func" in line)
     return f"""  func.func @main() {{
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
@@ -87,6 +92,9 @@ def _gemm_main(m: int, n: int, k: int, et: str, launch: str) -> str:
     %dC = gpu.alloc () : memref<{m}x{n}xf32>
     gpu.memcpy %dA, %A : memref<{m}x{k}x{et}>, memref<{m}x{k}x{et}>
     gpu.memcpy %dB, %B : memref<{k}x{n}x{et}>, memref<{k}x{n}x{et}>
+    %dW = gpu.alloc () : memref<{m}x{n}xf32>
+{warm}
+    gpu.wait
 {launch}
     gpu.wait
     gpu.memcpy %C, %dC : memref<{m}x{n}xf32>, memref<{m}x{n}xf32>
@@ -97,6 +105,7 @@ def _gemm_main(m: int, n: int, k: int, et: str, launch: str) -> str:
     gpu.dealloc %dA : memref<{m}x{k}x{et}>
     gpu.dealloc %dB : memref<{k}x{n}x{et}>
     gpu.dealloc %dC : memref<{m}x{n}xf32>
+    gpu.dealloc %dW : memref<{m}x{n}xf32>
     memref.dealloc %A : memref<{m}x{k}x{et}>
     memref.dealloc %B : memref<{k}x{n}x{et}>
     memref.dealloc %C : memref<{m}x{n}xf32>
