@@ -330,20 +330,56 @@ def test_a_fault_here_stops_the_workers() -> None:
 
 
 def test_changed_bytes_merge_without_touching_others() -> None:
+    from xesim.exec import memdiff
+
     rng = np.random.default_rng(7)
-    n = 3 * parallel.BLOCK + 100
+    n = 3 * memdiff.BLOCK + 100
     before = rng.integers(0, 256, n, dtype=np.uint8)
     now = before.copy()
     idx = rng.choice(n, 500, replace=False)
     now[idx] = rng.integers(0, 256, idx.size, dtype=np.uint8)  # some keep their value: not "changed"
-    now[parallel.BLOCK:2 * parallel.BLOCK] = before[parallel.BLOCK:2 * parallel.BLOCK] ^ 0xFF  # a whole block
+    now[memdiff.BLOCK:2 * memdiff.BLOCK] = before[memdiff.BLOCK:2 * memdiff.BLOCK] ^ 0xFF  # a whole block
+    now[-100:] = before[-100:] ^ 0x0F  # the last, short block entirely
     target = before.copy()
     untouched = np.flatnonzero(now == before)
     target[untouched] = rng.integers(0, 256, untouched.size, dtype=np.uint8)  # other workers' bytes
     want = np.where(now != before, now, target)
-    changes = parallel._changes(now, before)
-    assert any(mask is None for _, _, mask in changes)
-    parallel._merge(target, changes)
+    record = memdiff.changes(now, before)
+    blocks, full, _, masks = record
+    assert list(blocks) == [0, 1, 2, 3] and list(full) == [False, True, False, True]
+    assert np.unpackbits(masks[0]).sum() == np.count_nonzero(now[:memdiff.BLOCK] != before[:memdiff.BLOCK])
+    memdiff.merge(target, record)
+    np.testing.assert_array_equal(target, want)
+    assert memdiff.changes(before, before.copy()) is None
+    memdiff.merge(target, None)
+    np.testing.assert_array_equal(target, want)
+
+
+@pytest.mark.parametrize("size", [1, 13, 4096, 2 * 4096 + 8, 3 * 4096 + 5])
+@pytest.mark.parametrize("density", [0.001, 0.3, 0.97, 1.0])
+def test_changed_byte_records_over_sizes_and_densities(size: int, density: float) -> None:
+    """Every mask pattern of the word-wise packing: exactly the changed bytes land, for any size and tail."""
+    from xesim.exec import memdiff
+
+    rng = np.random.default_rng(size + int(density * 1000))
+    before = rng.integers(0, 256, size, dtype=np.uint8)
+    now = before.copy()
+    pick = rng.random(size) < density
+    now[pick] ^= rng.integers(1, 256, int(pick.sum()), dtype=np.uint8)  # really changed
+    target = rng.integers(0, 256, size, dtype=np.uint8)
+    want = np.where(pick, now, target)
+    record = memdiff.changes(now, before)
+    if not pick.any():
+        assert record is None
+        return
+    blocks, full, _, masks = record
+    want_blocks = np.flatnonzero([pick[b:b + memdiff.BLOCK].any() for b in range(0, size, memdiff.BLOCK)])
+    assert list(blocks) == list(want_blocks)
+    for r, b in enumerate(blocks):
+        chunk = pick[b * memdiff.BLOCK:(b + 1) * memdiff.BLOCK]
+        assert bool(full[r]) == bool(chunk.all())
+        assert int(np.unpackbits(masks[r])[:].sum()) >= int(chunk.sum())  # bits past the end count as changed
+    memdiff.merge(target, record)
     np.testing.assert_array_equal(target, want)
 
 

@@ -76,8 +76,6 @@ CAN_FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 #: snapshot and compare
 MIN_PARALLEL_SECONDS = 0.05
 SECONDS_PER_BYTE = 1e-9
-#: granularity (bytes) of the changed-memory records a child sends back
-BLOCK = 4096
 
 #: XESIM_JOBS_DEBUG=1: say on stderr how each launch was run and why
 DEBUG = bool(os.environ.get("XESIM_JOBS_DEBUG"))
@@ -269,6 +267,9 @@ class _Launch:
         """Run the launch; the seconds chunk 0 took here."""
         engine = self.engine
         _flush(engine.out, engine.err, sys.stdout, sys.stderr)
+        from xesim.exec import memdiff
+
+        memdiff.warm_up()  # load its compiled loops once, here, not in every child
         try:
             for i in range(1, len(self.chunks)):
                 self._fork(i)
@@ -290,6 +291,7 @@ class _Launch:
 
     def _fork(self, i: int) -> None:
         r, w = os.pipe()
+        _widen_pipe(w)
         try:
             pid = os.fork()
         except OSError:  # no more processes: run the chunk here (run())
@@ -383,6 +385,17 @@ def _flush(*streams: Any) -> None:
             pass
 
 
+def _widen_pipe(fd: int) -> None:
+    """Give the pipe a 1 MiB buffer where Linux allows it (fewer switches between writer and reader for results of
+    megabytes); a smaller default buffer only costs time."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), 1 << 20)
+    except (OSError, ImportError):
+        pass
+
+
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
@@ -422,6 +435,8 @@ class _ErrLog:
 
 def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list) -> bytes:
     """Run ``chunk`` in this (forked) process; the pickled result (module docstring, step 3)."""
+    from xesim.exec import memdiff
+
     _one_numba_thread()
     ks = engine.kstate
     before = [a.data.copy() for a in allocs]
@@ -447,7 +462,7 @@ def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list
             exc.context = ks.context()  # as the launcher does, with this child's kernel state
         fault, tb = exc, "".join(traceback.format_exception(exc))
     result = {
-        "memory": [(a.base, _changes(a.data, b)) for a, b in zip(allocs, before)],
+        "memory": [(a.base, memdiff.changes(a.data, b)) for a, b in zip(allocs, before)],
         "out": out.getvalue(), "printf": ks.printf_buffer[n_printf:], "err": log.items,
         "notes": engine.assumption_notes[n_notes:], "used": set(engine.target.used), "fault": fault,
         "traceback": tb,
@@ -495,27 +510,6 @@ def _writable_allocations(engine: Any, args: list | None) -> list:
         elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
             return [a for a in space.live_allocations() if a.size > 0]
     return list(allocs.values())
-
-
-def _changes(now: np.ndarray, before: np.ndarray) -> list:
-    """The bytes of ``now`` that differ from ``before``: ``[(first byte, bytes, packed mask or None)]`` per
-    :data:`BLOCK`-byte block with a change (mask None: every byte of the block changed)."""
-    diff = now != before
-    if not diff.any():
-        return []
-    n = now.size
-    full = n // BLOCK * BLOCK
-    out = []
-    if full:
-        blocks = np.flatnonzero(diff[:full].reshape(-1, BLOCK).any(axis=1))
-        for b in blocks.tolist():
-            lo = b * BLOCK
-            m = diff[lo:lo + BLOCK]
-            out.append((lo, now[lo:lo + BLOCK].copy(), None if m.all() else np.packbits(m)))
-    if full < n and diff[full:].any():
-        m = diff[full:]
-        out.append((full, now[full:].copy(), None if m.all() else np.packbits(m)))
-    return out
 
 
 # ================================================================================================ results
@@ -581,9 +575,10 @@ class RemoteTraceback(Exception):
 
 def _apply(engine: Any, result: dict) -> BaseException | None:
     """Merge a child's result into this process (module docstring, step 4); its fault, if any."""
+    from xesim.exec import memdiff
+
     for base, changes in result["memory"]:
-        if changes:
-            _merge(engine.memory.allocation_at(base).data, changes)
+        memdiff.merge(engine.memory.allocation_at(base).data, changes)
     if result["out"]:
         engine.out.write(result["out"])
     engine.kstate.printf_buffer.extend(result["printf"])
@@ -601,12 +596,3 @@ def _apply(engine: Any, result: dict) -> BaseException | None:
     if fault is not None and result["traceback"]:
         fault.__cause__ = RemoteTraceback(result["traceback"])
     return fault
-
-
-def _merge(data: np.ndarray, changes: list) -> None:
-    for lo, block, mask in changes:
-        dst = data[lo:lo + block.size]
-        if mask is None:
-            dst[...] = block
-        else:
-            np.copyto(dst, block, where=np.unpackbits(mask, count=block.size).view(bool))

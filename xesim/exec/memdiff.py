@@ -1,0 +1,143 @@
+"""Changed bytes of an allocation between two images, and merging them into a third (``--jobs`` workers:
+xesim/exec/parallel.py, module docstring steps 3-4; ARCHITECTURE.md "Parallel workgroups as built").
+
+A worker process compares its image of an allocation after its workgroups ran (``now``) with the image it
+started from (``before``) and sends back, per :data:`BLOCK`-byte block containing a change, the block's bytes and
+a bit mask of the bytes that changed; the parent writes exactly those bytes into its own image, so disjoint
+writes of different workers combine and every other byte keeps the parent's value.
+
+Finding the changed blocks and merging are numba loops over the whole allocation; only the changed blocks are
+copied and compared byte by byte.  This module is imported only when a launch is spread over processes.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+#: granularity (bytes) of the changed-memory records
+BLOCK = 4096
+
+Changes = tuple  # (blocks int64[k], full bool[k], data uint8[k, BLOCK], masks uint8[k, BLOCK // 8])
+
+_LO = np.uint64(0x0101010101010101)
+_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+_M2 = np.uint64(0x3333333333333333)
+_M1 = np.uint64(0x5555555555555555)
+_PACK = np.uint64(0x0102040810204080)  # (byte-LSBs y * _PACK) >> 56: bit k = byte k's LSB
+_SPREAD = np.uint64(0x8040201008040201)
+
+
+@numba.njit(cache=True, inline="always")
+def _nonzero_bytes(x):  # noqa: ANN001, ANN202
+    """The LSB of byte k of the result = byte k of ``x`` is nonzero; other bits 0."""
+    x |= (x >> np.uint64(4)) & _M4
+    x |= (x >> np.uint64(2)) & _M2
+    x |= (x >> np.uint64(1)) & _M1
+    return x & _LO
+
+
+@numba.njit(cache=True)
+def _changed_blocks(now, before, words, flags):  # noqa: ANN001, ANN202
+    """``flags[b]`` = 1 when block ``b`` (``words`` elements of ``now``/``before``) has a differing element."""
+    n = now.shape[0]
+    for b in range(flags.shape[0]):
+        lo = b * words
+        hi = min(lo + words, n)
+        d = 0
+        for i in range(lo, hi):
+            d |= now[i] ^ before[i]
+        flags[b] = d != 0
+
+
+@numba.njit(cache=True)
+def _gather(now8, before8, now, before, blocks, data, masks, full):  # noqa: ANN001, ANN202
+    """Bytes of the changed ``blocks`` into ``data`` and their changed-byte masks into ``masks`` (bit t of mask
+    byte q = byte 8q + t of the block), ``full`` = every byte of the block changed.  ``now``/``before`` are the
+    8-byte-word views of the first ``len(now) * 8`` bytes of ``now8``/``before8``; bytes past them go one by
+    one."""
+    n8 = now8.shape[0]
+    nw = now.shape[0]
+    wpb = data.shape[1] // 8
+    for r in range(blocks.shape[0]):
+        w0 = blocks[r] * wpb
+        allc = True
+        for q in range(wpb):
+            w = w0 + q
+            m = 0
+            if w < nw:
+                x = now[w]
+                m = np.uint8(((_nonzero_bytes(x ^ before[w]) * _PACK) >> np.uint64(56)) & np.uint64(0xFF))
+                for t in range(8):
+                    data[r, 8 * q + t] = np.uint8((x >> np.uint64(8 * t)) & np.uint64(0xFF))
+            else:
+                for t in range(8):
+                    i = 8 * w + t
+                    if i < n8:
+                        data[r, 8 * q + t] = now8[i]
+                        if now8[i] != before8[i]:
+                            m |= 1 << t
+                    else:
+                        m |= 1 << t  # past the end: counts as changed for "full", never written
+                        data[r, 8 * q + t] = 0
+            masks[r, q] = m
+            allc &= m == 0xFF
+        full[r] = allc
+
+
+@numba.njit(cache=True)
+def _scatter(dst8, dst, blocks, full, data, masks):  # noqa: ANN001, ANN202
+    """Write the recorded bytes into ``dst8`` (``dst``: its 8-byte-word view, as in :func:`_gather`): whole
+    blocks where ``full``, else the bytes whose mask bit is set."""
+    n8 = dst8.shape[0]
+    nw = dst.shape[0]
+    wpb = data.shape[1] // 8
+    for r in range(blocks.shape[0]):
+        w0 = blocks[r] * wpb
+        for q in range(wpb):
+            w = w0 + q
+            m = masks[r, q] if not full[r] else 0xFF
+            if m == 0:
+                continue
+            if w < nw:
+                new = np.uint64(0)
+                for t in range(8):
+                    new |= np.uint64(data[r, 8 * q + t]) << np.uint64(8 * t)
+                bm = _nonzero_bytes((np.uint64(m) * _LO) & _SPREAD) * np.uint64(0xFF)
+                dst[w] = (dst[w] & ~bm) | (new & bm)
+            else:
+                for t in range(8):
+                    i = 8 * w + t
+                    if i < n8 and (m >> t) & 1:
+                        dst8[i] = data[r, 8 * q + t]
+
+
+def _words(x: np.ndarray) -> np.ndarray:
+    return x[:x.size // 8 * 8].view(np.uint64)
+
+
+def changes(now: np.ndarray, before: np.ndarray) -> Changes | None:
+    """The changed-byte record of ``now`` against ``before`` (1-D uint8 arrays of one size), None when equal."""
+    nblk = -(-now.size // BLOCK)
+    flags = np.empty(nblk, np.bool_)
+    _changed_blocks(now, before, BLOCK, flags)
+    blocks = np.flatnonzero(flags)
+    if not blocks.size:
+        return None
+    data = np.empty((blocks.size, BLOCK), np.uint8)
+    masks = np.empty((blocks.size, BLOCK // 8), np.uint8)
+    full = np.empty(blocks.size, np.bool_)
+    _gather(now, before, _words(now), _words(before), blocks, data, masks, full)
+    return blocks, full, data, masks
+
+
+def merge(dst: np.ndarray, record: Changes | None) -> None:
+    """Write the bytes ``record`` (:func:`changes`) says changed into ``dst`` (1-D uint8); nothing else."""
+    if record is not None:
+        _scatter(dst, _words(dst), *record)
+
+
+def warm_up() -> None:
+    """Load the compiled loops (from numba's cache) in this process, e.g. before forking workers."""
+    a = np.zeros(16, np.uint8)
+    merge(a, changes(a + 1, a))
