@@ -443,6 +443,47 @@ def test_the_memory_a_worker_compares() -> None:
     assert parallel._writable_allocations(eng, [mv, 2.0]) == [a]  # a memref argument: its allocation only
     assert parallel._writable_allocations(eng, [mv, b.base]) == [a, b]  # an integer may be an address: all
     assert parallel._writable_allocations(eng, None) == [a, b]  # arguments unknown: all
+    mb = MemRefValue(eng.memory, b, b.base, 0, (16,), (1,), T.IntegerType(32))
+    assert parallel._writable_allocations(eng, [mv, mb], frozenset({1})) == [b]  # the kernel only reads a
+
+
+WRITES = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @k(%a: memref<64x64xf16>, %b: memref<64x64xf16>, %c: memref<64x64xf16>, %d: memref<64x64xf16>,
+                %e: memref<64x64xf16>, %n: index) kernel {
+      %c0 = arith.constant 0 : index
+      %c16 = arith.constant 16 : index
+      %c64 = arith.constant 64 : index
+      %ta = xegpu.create_nd_tdesc %a : memref<64x64xf16> -> !xegpu.tensor_desc<8x16xf16>
+      %va = xegpu.load_nd %ta[%c0, %c0] : !xegpu.tensor_desc<8x16xf16> -> vector<8x16xf16>
+      %sb = memref.subview %b[0, 0] [8, 16] [1, 1] : memref<64x64xf16> to memref<8x16xf16, strided<[64, 1]>>
+      %vb = vector.load %sb[%c0, %c0] : memref<8x16xf16, strided<[64, 1]>>, vector<8x16xf16>
+      %tc = xegpu.create_nd_tdesc %c : memref<64x64xf16> -> !xegpu.tensor_desc<8x16xf16>
+      %r = scf.for %i = %c0 to %c64 step %c16 iter_args(%t = %tc) -> (!xegpu.tensor_desc<8x16xf16>) {
+        %v = xegpu.load_nd %t[%c0, %i] : !xegpu.tensor_desc<8x16xf16> -> vector<8x16xf16>
+        scf.yield %t : !xegpu.tensor_desc<8x16xf16>
+      }
+      %td = xegpu.create_nd_tdesc %d : memref<64x64xf16> -> !xegpu.tensor_desc<8x16xf16>
+      %q = scf.for %i = %c0 to %c64 step %c16 iter_args(%t = %td) -> (!xegpu.tensor_desc<8x16xf16>) {
+        scf.yield %t : !xegpu.tensor_desc<8x16xf16>
+      }
+      xegpu.store_nd %va, %q[%c0, %c0] : vector<8x16xf16>, !xegpu.tensor_desc<8x16xf16>
+      %x = vector.load %e[%c0, %c0] : memref<64x64xf16>, vector<8xf16>
+      vector.store %x, %e[%c16, %c0] : memref<64x64xf16>, vector<8xf16>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_the_arguments_a_kernel_may_write() -> None:
+    """Only memory reached by reads alone is left out of a worker's comparison: loads through descriptors,
+    views and loop-carried descriptors read; a store through a descriptor that went through a loop, or a
+    store next to a load, writes; a non-memref argument always counts (an integer may be an address)."""
+    prog = xesim.load(WRITES)
+    kernel = prog.module.lookup_symbol(("k", "k"))
+    assert parallel.written_arguments(kernel) == frozenset({3, 4, 5})
 
 
 def test_a_bad_job_count_in_the_environment_is_a_diagnostic(monkeypatch) -> None:
