@@ -1,6 +1,7 @@
 """Benchmark of the bit-exact DPAS model (xesim/numerics/dpas.py): GFLOP/s of an n x n x n GEMM through
 ``dpas()`` (bf16 -> f32 and f16 -> f32, default model of the target) next to numpy's float32 matmul (BLAS) of the
-same size timed in the same run.  Prints a table; not a test (no test asserts a time).
+same size timed in the same run, and through the batched call shape of the SG-level GEMM kernel (random
+normals).  Prints a table; not a test (no test asserts a time).
 
     /tmp/venv/bin/python tools/bench_dpas.py [--n 512] [--repeat 3] [--target pvc] [--model NAME]
 """
@@ -11,6 +12,7 @@ import argparse
 import time
 
 import ml_dtypes
+import numba
 import numpy as np
 
 from xesim.hw.params import load_target
@@ -43,16 +45,28 @@ def main(argv: list[str] | None = None) -> None:
     b32 = rng.standard_normal((n, n), dtype=np.float32)
     c32 = rng.standard_normal((n, n), dtype=np.float32)
     t = _best(lambda: a32 @ b32 + c32, args.repeat)
-    rows.append(("numpy float32 matmul (BLAS, not bit-exact)", t))
+    rows.append(("numpy float32 matmul (BLAS, not bit-exact)", t, flops))
     for name, dt in (("bf16", ml_dtypes.bfloat16), ("f16", np.float16)):
         a, b = a32.astype(dt), b32.astype(dt)
         dpas(a[:8, :32], b[:32, :16], c32[:8, :16], name, name, "f32", "f32", model, target)  # compile / warm up
         t = _best(lambda a=a, b=b, name=name: dpas(a, b, c32, name, name, "f32", "f32", model, target), args.repeat)
-        rows.append((f"dpas {name} x {name} -> f32, model '{model.name}' (bit-exact)", t))
-    print(f"GEMM {n} x {n} x {n} ({flops / 1e9:.3f} GFLOP), best of {args.repeat}")
+        rows.append((f"dpas {name} x {name} -> f32, model '{model.name}' (bit-exact)", t, flops))
+    # the call the SG-level GEMM kernel makes per K step (tools/bench_gemm_sg.py, batched over 256 subgroups):
+    # 256 tiles of 64x32 by 32x64 plus a 64x64 f32 accumulator; random normals, accumulators of GEMM magnitude
+    nb, tm, tk, tn = 256, 64, 32, 64
+    bflops = 2.0 * nb * tm * tk * tn
+    ca = rng.standard_normal((nb, tm, tk), dtype=np.float32)
+    cb = rng.standard_normal((nb, tk, tn), dtype=np.float32)
+    cc = (rng.standard_normal((nb, tm, tn), dtype=np.float32) * 20).astype(np.float32)
+    for name, dt in (("bf16", ml_dtypes.bfloat16), ("f16", np.float16)):
+        a, b = ca.astype(dt), cb.astype(dt)
+        t = _best(lambda a=a, b=b, name=name: dpas(a, b, cc, name, name, "f32", "f32", model, target), args.repeat)
+        rows.append((f"dpas {name}, {nb} SG tiles {tm}x{tk} by {tk}x{tn} (bit-exact)", t, bflops))
+    print(f"GEMM {n} x {n} x {n} ({flops / 1e9:.3f} GFLOP) and {nb} SG tiles ({bflops / 1e9:.3f} GFLOP), "
+          f"best of {args.repeat}, {numba.get_num_threads()} numba threads")
     print(f"{'implementation':<60} {'seconds':>10} {'GFLOP/s':>10}")
-    for label, t in rows:
-        print(f"{label:<60} {t:>10.4f} {flops / t / 1e9:>10.3f}")
+    for label, t, fl in rows:
+        print(f"{label:<60} {t:>10.4f} {fl / t / 1e9:>10.3f}")
 
 
 if __name__ == "__main__":
