@@ -35,8 +35,9 @@ def _fast_and_checked(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, t: str
     return fast, checked
 
 
-def _reference_bits(a: np.ndarray, b: np.ndarray, c: np.ndarray, t: str, i: int, j: int) -> int:
-    m = model_from_target(TARGET)
+def _reference_bits(a: np.ndarray, b: np.ndarray, c: np.ndarray, t: str, i: int, j: int,
+                    model_name: str | None = None) -> int:
+    m = model_from_target(TARGET) if model_name is None else preset(model_name)
     ab, bb, cb = a.view(np.uint16), b.view(np.uint16), c.view(np.uint32)
     a_vals = [operand(int(ab[i, k]), t, m) for k in range(a.shape[1])]
     b_vals = [operand(int(bb[k, j]), t, m) for k in range(b.shape[0])]
@@ -138,6 +139,23 @@ def test_a_tiny_accumulator_under_a_midpoint_is_not_proved(t: str, monkeypatch: 
     want = np.float32(2.0**24 + 2).view(np.uint32)
     assert (fast == want).all() and (checked == want).all()
     assert int(fast[2, 9]) == _reference_bits(a, b, c, t, 2, 9)
+
+
+def test_products_finer_than_f32_subnormals_are_never_proved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bf16 products below 2^-149 granularity: f32 roundings in the subnormal range may round up by a whole
+    2^-149 and the magnitude bound no longer holds, so such columns go the checked way (same bits as the
+    reference), however small the sums."""
+    a = np.zeros((8, 16), np.float32)
+    b = np.zeros((16, 16), np.float32)
+    a[:, 0], b[0, :] = 2.0**-75, 2.0**-75  # 2^-150: half the smallest subnormal
+    a[:, 1], b[1, :] = 2.0**-90, 2.0**-90  # 2^-180
+    a[:, 2], b[2, :] = 2.0**-75, 2.0**-75
+    a, b = a.astype(BF), b.astype(BF)
+    c = np.zeros((8, 16), np.float32)
+    assert not _columns_proved(a, b, c[0], "bf16").any() and not _row_proved(a, b, c[0], "bf16")
+    fast, checked = _fast_and_checked(a, b, c, "bf16", monkeypatch, "visa_literal")  # no bf16 input flushing
+    assert np.array_equal(fast, checked)
+    assert int(fast[0, 0]) == _reference_bits(a, b, c, "bf16", 0, 0, "visa_literal")
 
 
 def test_proved_and_unproved_columns_mix_in_one_row(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -444,8 +444,10 @@ def _float_kernel_parallel(A, Bp, C, out, cfg, nchunks):  # noqa: ANN001, ANN202
 
 
 _POW2 = 2.0 ** (np.arange(280) - 150)  # _POW2[e] = 2^(e - 150): the ulp of an f32 with biased exponent e
-_TWO51 = 2.0**51
+_EXACT_LIMIT = 2.0**53 / 1.125  # 2^53 G over the growth bound of _columns_exact's argument
 _TWO125 = 2.0**125
+_F32_TINY = 2.0**-149  # the smallest f32 subnormal: every multiple of G >= it below 2^-126 is an f32
+_MAX_PROVED_STAGES = 1 << 20  # stages per row for which the growth bound of _columns_exact holds
 
 
 @numba.njit(cache=True)
@@ -491,7 +493,7 @@ def _row_exact(sa, la, Btile, bt, cb):  # noqa: ANN001, ANN202
     lc = np.inf if emin == 255 else _POW2[emin]
     s = _POW2[emax + 24] + sa * Btile[bt, 0]
     g = min(la * Btile[bt, 1], lc)
-    return s < _TWO51 * g and s < _TWO125
+    return s < _EXACT_LIMIT * g and s < _TWO125 and g >= _F32_TINY
 
 
 @numba.njit(cache=True)
@@ -504,11 +506,14 @@ def _columns_exact(sa, la, Bst, bt, c, cb, ok):  # noqa: ANN001, ANN202
     Argument: every product a*b is a multiple of la*lb and every nonzero c of lc = 2^(emin-150) (emin = the
     smallest biased exponent among the row's nonzero c, at least 1), so with G = min(la*lb, lc) every term,
     every exact partial sum and, by induction, every f32-rounded accumulator is a multiple of G (an f32 rounding
-    of a multiple of G is the value itself or a multiple of an ulp > G).  Every magnitude is at most
-    S = (|c| + sa*max|b|) x (1 + 2^-24)^stages < 2 S (fewer than 2^22 stages).  A multiple of G below 2^53 G is
-    a float64, so when 4 S < 2^53 G (a factor 2 of margin for S's own rounding) every sum is exact, and when
-    S < 2^125 no f32 rounding overflows: the TwoSum errors of :func:`_stages2` would all be zero and the
-    unchecked loop gives the same bits.  An infinity or NaN anywhere makes a comparison false (not proved)."""
+    of a multiple of G is the value itself or a multiple of an ulp > G).  With G >= 2^-149 a multiple of G below
+    2^-126 is an f32 subnormal, so roundings happen only in the normal range, with relative error at most
+    2^-24: every magnitude is at most S (1 + 2^-24)^stages, S = |c| + sa*max|b|, and for at most 2^20 stages
+    (:data:`_MAX_PROVED_STAGES`, checked by the caller) that is below 1.07 S, and below 1.125 S with S's own
+    float64 rounding.  A multiple of G below 2^53 G is a float64, so when 1.125 S < 2^53 G every sum is exact,
+    and when S < 2^125 no f32 rounding overflows: the TwoSum errors of :func:`_stages2` would all be zero and
+    the unchecked loop gives the same bits.  An infinity or NaN anywhere makes a comparison false (not
+    proved)."""
     N = c.shape[0]
     emin = 255
     for j in range(N):  # branch-free so that LLVM vectorises it
@@ -519,7 +524,7 @@ def _columns_exact(sa, la, Bst, bt, c, cb, ok):  # noqa: ANN001, ANN202
     for j in range(N):
         s = abs(np.float64(c[j])) + sa * Bst[bt, 0, j]
         g = min(la * Bst[bt, 1, j], lc)
-        good = (s < _TWO51 * g) & (s < _TWO125)
+        good = (s < _EXACT_LIMIT * g) & (s < _TWO125) & (g >= _F32_TINY)
         ok[j] = good
         nbad += not good
     bad = nbad != 0
@@ -820,7 +825,8 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
             C = cbits.view(np.float32)  # widened exactly where read; a NaN's payload never reaches Dst (§5.13)
         else:
             C = _decode_table(int(codes[2]), False)[cbits]
-        if ops == 2 and cfg[_FAST] and not cfg[_SRC0_FTZ] and not cfg[_DST_CONVERT] and dst_type == "f32":
+        if (ops == 2 and cfg[_FAST] and not cfg[_SRC0_FTZ] and not cfg[_DST_CONVERT] and dst_type == "f32"
+                and nsteps * cfg[_DEPTH] <= _MAX_PROVED_STAGES):
             # the common configuration: row-wise kernel with the exactness proof (_fast16_rows); an f16/bf16 C
             # is an f32 value exactly
             C32 = _readonly(np.ascontiguousarray(C, np.float32))
