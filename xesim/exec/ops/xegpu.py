@@ -165,6 +165,8 @@ class _BlockChecker:
         bits = target.get("block2d.offset_bits")
         self.lo, self.hi = -(1 << (bits - 1)), (1 << (bits - 1)) - 1
         self.memo: dict[tuple, list] = {}
+        #: (surface, plan, kind, x mod L * 2 + in range) whose every message had no violation (batched loads)
+        self.clean: set[tuple] = set()
 
     def __call__(self, surf: Any, blk: Any, x: int, y: int, kind: str) -> list:
         from xesim.hw.block2d import check_block
