@@ -40,8 +40,10 @@ give each launch's time and GFLOP/s: the first launch includes the process's one
 compiled code, compiling the kernel's ops), the warm one is the steady state; ``peak MB`` adds the largest
 ``--jobs`` worker to the main process.
 
-Usage: ``python tools/bench.py [--quick] [--json FILE] [--engine fast|reference|both] [--jobs N] [--cached-only]
-[--only NAME ...]``.
+Usage: ``python tools/bench.py [--quick] [--json FILE] [--engine fast|reference|both] [--jobs N[,M...]]
+[--repeat R] [--cached-only] [--only NAME ...]``.  ``--jobs 1,2 --repeat 3`` runs each workload three times per
+job count, alternating the counts (so a machine whose speed drifts affects both alike), keeps the best run of
+each and prints the speed-ups of kernel time, first launch and warm launch.
 """
 
 from __future__ import annotations
@@ -381,7 +383,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", metavar="FILE", help="also write the records as JSON")
     ap.add_argument("--engine", default="fast", choices=("fast", "reference", "both"))
     ap.add_argument("--only", nargs="*", choices=sorted(WORKLOADS), help="run only these workloads")
-    ap.add_argument("--jobs", type=int, default=None, help="XESIM_JOBS for the runs (default: xesim's, the cores)")
+    ap.add_argument("--jobs", default=None,
+                    help="XESIM_JOBS for the runs (default: xesim's, the cores); a comma list (1,2) runs every "
+                         "workload with each value in turn and prints the speed-ups")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="cached runs per workload and job count, interleaved across job counts; the best is kept")
     ap.add_argument("--cached-only", action="store_true",
                     help="one warm-up run (not reported) instead of the 'first' record, then the cached run")
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -389,6 +395,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         child(args.child)
         return 0
+    jobs_list: list[str | None] = [None] if args.jobs is None else [j.strip() for j in args.jobs.split(",")]
     records = []
     with tempfile.TemporaryDirectory(prefix="xesim-bench-") as tmp:
         env = dict(os.environ)
@@ -398,8 +405,6 @@ def main(argv: list[str] | None = None) -> int:
         env["XESIM_ENGINE"] = args.engine
         env["XESIM_CACHE_DIR"] = os.path.join(tmp, "xesim")
         env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba")
-        if args.jobs is not None:
-            env["XESIM_JOBS"] = str(args.jobs)
         for name in args.only or list(WORKLOADS):
             w = WORKLOADS[name]
             p = w.size(args.quick)
@@ -411,14 +416,19 @@ def main(argv: list[str] | None = None) -> int:
             iters = w.iterations(p)
             expected = w.expected(p)
             if args.cached_only:
-                run_child(path, env)  # fills the caches
-            for variant in ("cached",) if args.cached_only else ("first", "cached"):
-                rec = run_child(path, env)
+                for jobs in jobs_list:  # fills the caches (a job count may compile code another does not use)
+                    run_child(path, _jobs_env(env, jobs))
+            best: dict[tuple, dict] = {}
+            runs = [("first", jobs_list[0])] if not args.cached_only else []
+            runs += [("cached", j) for _ in range(max(1, args.repeat)) for j in jobs_list]  # interleaved
+            for variant, jobs in runs:
+                rec = run_child(path, _jobs_env(env, jobs))
                 rec.update({
                     "workload": name, "title": w.title, "size": p, "variant": variant, "engine": args.engine,
                     "iterations": iters, "iters_per_s": iters / rec["wall_s"], "numpy_matmul": list(mm),
                     "numpy_matmul_s": np_s, "ratio_to_numpy": rec["wall_s"] / np_s, "target_s": w.target_s,
-                    "correct": rec["output"] == expected, "quick": args.quick, "jobs": env.get("XESIM_JOBS"),
+                    "correct": rec["output"] == expected, "quick": args.quick,
+                    "jobs": _jobs_env(env, jobs).get("XESIM_JOBS"),
                     "kernel_gflops": (2.0 * mm[0] * mm[1] * mm[2] * (len(rec["launch_s"]) if w.warm_launch else 1)
                                       / rec["kernel_s"] / 1e9) if rec["kernel_s"] else None,
                 })
@@ -426,17 +436,56 @@ def main(argv: list[str] | None = None) -> int:
                     for key, t in (("first", rec["launch_s"][0]), ("warm", rec["launch_s"][1])):
                         rec[f"{key}_launch_s"] = t
                         rec[f"{key}_gflops"] = 2.0 * mm[0] * mm[1] * mm[2] / t / 1e9
-                records.append(rec)
-                print(f"  {name} {variant}: {rec['wall_s']:.2f} s", file=sys.stderr, flush=True)
+                print(f"  {name} {variant} jobs {rec['jobs']}: {rec['wall_s']:.2f} s", file=sys.stderr, flush=True)
+                key = (variant, jobs)
+                if key not in best or _score(rec) < _score(best[key]):
+                    best[key] = rec
+                if not rec["correct"]:
+                    best[key] = rec  # a wrong answer is always shown
+            records.extend(best.values())
     _table(records)
+    if len(jobs_list) > 1:
+        _speedups(records, jobs_list)
     if args.json:
         with open(args.json, "w") as f:
             json.dump(records, f, indent=2)
     return 0 if all(r["correct"] for r in records) else 1
 
 
+def _jobs_env(env: dict, jobs: str | None) -> dict:
+    if jobs is None:
+        return env
+    return {**env, "XESIM_JOBS": jobs}
+
+
+def _score(rec: dict) -> float:
+    """What 'best of --repeat' minimises: the warm launch when there is one, else kernel time, else wall time."""
+    return rec.get("warm_launch_s") or rec["kernel_s"] or rec["wall_s"]
+
+
+def _speedups(records: list[dict], jobs_list: list) -> None:
+    """Kernel-time speed-ups of every job count over the first one (best cached runs)."""
+    base_jobs = jobs_list[0]
+    print(f"\nspeed-up over --jobs {base_jobs} (kernel time of the best cached run)")
+    print(f"{'workload':<11}{'jobs':>6}{'kern s':>9}{'x':>7}{'1st s':>8}{'x':>7}{'warm s':>8}{'x':>7}")
+    for name in dict.fromkeys(r["workload"] for r in records):
+        rs = {r["jobs"]: r for r in records if r["workload"] == name and r["variant"] == "cached"}
+        base = rs.get(str(base_jobs))
+        if base is None or not base["kernel_s"]:
+            continue
+        for j in jobs_list[1:]:
+            r = rs.get(str(j))
+            if r is None or not r["kernel_s"]:
+                continue
+            line = f"{name:<11}{j:>6}{r['kernel_s']:>9.3f}{base['kernel_s'] / r['kernel_s']:>7.2f}"
+            for key in ("first", "warm"):
+                k = f"{key}_launch_s"
+                line += f"{r[k]:>8.3f}{base[k] / r[k]:>7.2f}" if k in r and k in base else f"{'-':>8}{'-':>7}"
+            print(line)
+
+
 def _table(records: list[dict]) -> None:
-    head = (f"{'workload':<11}{'size':<18}{'run':<8}{'wall s':>9}{'proc s':>9}{'kern s':>9}{'kGFLOP/s':>9}"
+    head = (f"{'workload':<11}{'size':<18}{'run':<8}{'jobs':>5}{'wall s':>9}{'proc s':>9}{'kern s':>9}{'kGFLOP/s':>9}"
             f"{'1st s':>8}{'1st GF':>8}{'warm s':>8}{'warm GF':>8}"
             f"{'iter/s':>12}{'peak MB':>9}{'np s':>9}{'x numpy':>9}{'target':>8}  ok")
     print(head)
@@ -448,7 +497,7 @@ def _table(records: list[dict]) -> None:
         launches = "".join(f"{r[f'{key}_launch_s']:>8.3f}{r[f'{key}_gflops']:>8.2f}" if f"{key}_launch_s" in r
                            else f"{'-':>8}{'-':>8}" for key in ("first", "warm"))
         peak = r["peak_rss_mb"] + r.get("peak_rss_children_mb", 0)  # with --jobs: parent + largest worker
-        print(f"{r['workload']:<11}{size:<18}{r['variant']:<8}{r['wall_s']:>9.3f}{r['process_s']:>9.3f}"
+        print(f"{r['workload']:<11}{size:<18}{r['variant']:<8}{r.get('jobs') or '-':>5}{r['wall_s']:>9.3f}{r['process_s']:>9.3f}"
               f"{r['kernel_s']:>9.3f}{kg:>9}{launches}{r['iters_per_s']:>12.3g}{peak:>9.0f}"
               f"{r['numpy_matmul_s']:>9.4f}{r['ratio_to_numpy']:>9.1f}{tgt:>8}  {'yes' if r['correct'] else 'NO'}")
 
