@@ -10,6 +10,8 @@ reference's bits.  A proof that said "exact" too eagerly fails the midpoint test
 
 from __future__ import annotations
 
+import dataclasses
+
 import ml_dtypes
 import numpy as np
 import pytest
@@ -198,6 +200,23 @@ def test_specials_and_overflow_are_never_proved(t: str, monkeypatch: pytest.Monk
     assert np.array_equal(fast, checked)
     assert (fast[:, :7] == np.float32(3.0e38).view(np.uint32)).all()  # + 16 is far below an ulp of 3e38
     assert (fast[:, 7] == np.float32(np.inf).view(np.uint32)).all()
+
+
+@pytest.mark.parametrize("t", ["f16", "bf16"])
+def test_a_nan_made_in_the_sum_gets_the_models_pattern(t: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """inf + (-inf) inside a stage makes a NaN whose bits the CPU chooses (x86: negative); Dst must hold the
+    model's NaN (spec/dpas-numerics.md §5.13), from the fast path as from the checked one."""
+    a = np.ones((8, 16), np.float32)
+    b = np.ones((16, 16), np.float32)
+    a[:, 0], a[:, 1] = np.inf, -np.inf
+    a, b = a.astype(DT[t]), b.astype(DT[t])
+    c = np.zeros((8, 16), np.float32)
+    m = dataclasses.replace(model_from_target(TARGET), name="odd_nan", nan_bits=0x7FA5A5A5)  # not the CPU's
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    fast = dpas(a, b, c, t, t, "f32", "f32", m, TARGET).view(np.uint32)
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 1 << 62)
+    checked = dpas(a, b, c, t, t, "f32", "f32", m, TARGET).view(np.uint32)
+    assert (fast == 0x7FA5A5A5).all() and (checked == 0x7FA5A5A5).all()
 
 
 @pytest.mark.parametrize("name", sorted(dpas_mod.PRESETS))

@@ -571,7 +571,8 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
     all N columns at once (a loop LLVM vectorises).  A row's A values are looked up in ``ta`` from the bit
     patterns; B is decoded (:func:`_decode16_rows`); C is float32 with its bits ``cbits``.  Columns that
     :func:`_columns_exact` proves exact run per stage ``acc = f32(acc + (p0 + p1))`` without checks; the others
-    are recomputed by :func:`_column_checked`.  Same bits as :func:`_row` (tested)."""
+    are recomputed by :func:`_column_checked`.  Same bits as :func:`_row` (tested).  Returns the number of
+    columns computed the checked way (only those can hold a NaN)."""
     nb, K, N = B.shape
     M = abits.shape[1]
     arow = np.empty(K, np.float64)
@@ -580,6 +581,7 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
     t = np.zeros(4, np.float64)
     limbs = np.zeros(LIMBS, np.int64)
     kk = nsteps * 2 * depth
+    checked = 0
     for r in range(lo, hi):
         bt = r // M
         i = r % M
@@ -607,16 +609,20 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
             for j in range(N):
                 if not ok[j]:
                     acc[j] = np.float32(_column_checked(arow, B, bt, j, crow[j], depth, nsteps, t, limbs))
+                    checked += 1
         for j in range(N):
             out[bt, i, j] = acc[j]
+    return checked
 
 
 @numba.njit(cache=True, parallel=True)
 def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps, nchunks):  # noqa: ANN001, ANN202
     total = abits.shape[0] * abits.shape[1]
+    counts = np.zeros(nchunks, np.int64)
     for ch in numba.prange(nchunks):
-        _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps, ch * total // nchunks,
-                     (ch + 1) * total // nchunks)
+        counts[ch] = _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
+                                  ch * total // nchunks, (ch + 1) * total // nchunks)
+    return counts.sum()
 
 
 @numba.njit(cache=True)
@@ -838,12 +844,13 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
             args = (abits, _decode_table(*akey), _lsb_table(*akey), B, Bst, Btile, C32, C32.view(np.uint32), out32,
                     cfg[_DEPTH], nsteps)
             if work >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
-                _fast16_parallel(*args, numba.get_num_threads())
+                checked = _fast16_parallel(*args, numba.get_num_threads())
             else:
-                _fast16_rows(*args, 0, nb * M)
-            nan = np.isnan(out32)
-            if nan.any():
-                out[nan] = nan_pattern
+                checked = _fast16_rows(*args, 0, nb * M)
+            if checked:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
+                nan = np.isnan(out32)
+                if nan.any():
+                    out[nan] = nan_pattern
             return out.view(ACC_TYPES[dst_type]).reshape(batch + (M, N))
         A = np.empty((nb, M, K), np.float64)
         Bp = np.empty((nb, N // W, K, W), np.float64)
