@@ -23,7 +23,7 @@ import pytest
 import xesim
 from tests.conftest import run_xesim
 from xesim.diagnostics import DiagnosticError
-from xesim.exec import parallel
+from xesim.exec import kernel_writes, parallel
 from xesim.exec.interpreter import Engine, ExecFault
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -440,11 +440,11 @@ def test_the_memory_a_worker_compares() -> None:
     eng, _, _ = _engine(2)
     a, b = eng.memory.allocate(64, "device", "a"), eng.memory.allocate(64, "device", "b")
     mv = MemRefValue(eng.memory, a, a.base, 0, (16,), (1,), T.IntegerType(32))
-    assert parallel._writable_allocations(eng, [mv, 2.0]) == [a]  # a memref argument: its allocation only
-    assert parallel._writable_allocations(eng, [mv, b.base]) == [a, b]  # an integer may be an address: all
-    assert parallel._writable_allocations(eng, None) == [a, b]  # arguments unknown: all
+    assert kernel_writes.writable_allocations(eng, [mv, 2.0]) == [a]  # a memref argument: its allocation only
+    assert kernel_writes.writable_allocations(eng, [mv, b.base]) == [a, b]  # an integer may be an address: all
+    assert kernel_writes.writable_allocations(eng, None) == [a, b]  # arguments unknown: all
     mb = MemRefValue(eng.memory, b, b.base, 0, (16,), (1,), T.IntegerType(32))
-    assert parallel._writable_allocations(eng, [mv, mb], frozenset({1})) == [b]  # the kernel only reads a
+    assert kernel_writes.writable_allocations(eng, [mv, mb], frozenset({1})) == [b]  # the kernel only reads a
 
 
 WRITES = """module attributes {gpu.container_module} {
@@ -483,7 +483,7 @@ def test_the_arguments_a_kernel_may_write() -> None:
     store next to a load, writes; a non-memref argument always counts (an integer may be an address)."""
     prog = xesim.load(WRITES)
     kernel = prog.module.lookup_symbol(("k", "k"))
-    assert parallel.written_arguments(kernel) == frozenset({3, 4, 5})
+    assert kernel_writes.written_arguments(kernel) == frozenset({3, 4, 5})
 
 
 def test_a_bad_job_count_in_the_environment_is_a_diagnostic(monkeypatch) -> None:

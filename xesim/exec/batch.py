@@ -38,6 +38,7 @@ import numba
 import numpy as np
 
 from xesim.exec.interpreter import Compiler, ExecFault, run_region
+from xesim.exec.kernel_writes import launch_allocations
 from xesim.exec.lanes import Varying, _elementwise, _scalar_clone, run_clone, run_on_stacks, stacked
 from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import MemoryFault
@@ -373,6 +374,27 @@ def _desc_and_offsets(fr: list, s_td: int, get_off: Any, n: int) -> tuple[NdDesc
     return base, offs
 
 
+def _block_starts(fr: list, s_td: int, get_off: Any, n: int) -> tuple[NdDesc, Any, Any] | None:
+    """A 2-D block op's common descriptor and every instance's block start as (descriptor, y, x): each an int
+    when it is the same for every instance, else an int64 array ``[n]``; None when the descriptors differ in more
+    than their offsets or the op's offsets do not match the descriptor's rank."""
+    d = fr[s_td]
+    if isinstance(d, NdBatch):
+        base, y, x = d.desc, d.offs[:, 0], d.offs[:, 1]
+    elif isinstance(d, NdDesc):
+        base, (y, x) = d, d.offsets
+    else:
+        return None
+    offs = get_off(fr)
+    if offs:
+        if len(offs) != 2:
+            return None
+        oy, ox = offs
+        y = y + (stacked(oy, n).astype(np.int64) if _varies(oy) else int(oy))
+        x = x + (stacked(ox, n).astype(np.int64) if _varies(ox) else int(ox))
+    return base, y, x
+
+
 def group_ints(v: Any, groups: int, size: int) -> np.ndarray:
     """Batched lane level: the value of each of ``groups`` subgroups (``size`` lanes each) of an integer lane value
     that is uniform within every subgroup; ExecFault (the batch falls back) when it is not."""
@@ -423,11 +445,11 @@ def block_gather(engine: Any, op: Any, d: NdDesc, offs: np.ndarray, info: dict) 
     """Every instance's 2-D block load (``info`` from ``compile_load_nd``) as ``arrange(memory tiles)`` with a
     leading instance axis; ExecFault when some block is not wholly inside the surface (the batch falls back)."""
     mdt = info["mdt"]
-    where = _Block2D(engine, op, d, offs, info["rows"], info["width_units"], mdt.itemsize, info["per_unit"],
-                     info["check"], info["plan"], "load", info["bits"])
-    if where.flat is None or not where.inside.all():
+    where = _Block2D(engine, op, d, offs[:, 0], offs[:, 1], len(offs), info["rows"], info["width_units"],
+                     mdt.itemsize, info["per_unit"], info["check"], info["plan"], "load", info["bits"])
+    if where.flat is None or not where.all_inside:
         raise ExecFault("a block of the batch reaches outside the surface")
-    return info["arrange"](where.gather(np.arange(len(offs))).view(mdt))
+    return info["arrange"](where.gather(None).view(mdt))
 
 
 def block_scatter(engine: Any, op: Any, d: NdDesc, offs: np.ndarray, tiles: np.ndarray, plan: Any,
@@ -437,8 +459,8 @@ def block_scatter(engine: Any, op: Any, d: NdDesc, offs: np.ndarray, tiles: np.n
     element (the batch falls back to instance order)."""
     n, rows, cols = tiles.shape
     isz = tiles.dtype.itemsize
-    where = _Block2D(engine, op, d, offs, rows, cols, isz, 1, check, plan, "store", isz * 8)
-    if where.flat is None or not where.inside.all():
+    where = _Block2D(engine, op, d, offs[:, 0], offs[:, 1], n, rows, cols, isz, 1, check, plan, "store", isz * 8)
+    if where.flat is None or not where.all_inside:
         raise ExecFault("a block of the batch reaches outside the surface")
     if where.overlap():
         raise ExecFault("instances of the batch store to the same element")
@@ -472,50 +494,103 @@ def _update_nd_offset(op: Any, cx: BatchCompiler):
     return bstep
 
 
+#: a read-only all-True mask for batches whose blocks are all inside their surface
+_ALL_TRUE = np.ones(4096, np.bool_)
+_ALL_TRUE.flags.writeable = False
+
+
+def _lo_hi(v: Any) -> tuple[int, int]:
+    """The least and greatest of ``v`` (an int, or an int64 array)."""
+    if isinstance(v, np.ndarray):
+        return int(v.min()), int(v.max())
+    return v, v
+
+
+def _validate_messages(engine: Any, op: Any, d: NdDesc, y: Any, x: Any, plan: Any, kind: str) -> None:
+    """Check every message of ``plan`` at every block start (``y``, ``x`` in message units: ints when the same
+    for every instance, else int64 arrays) against the target's 2-D block rules and report what they find
+    (``xegpu._report``).  The rules read a start only through ``x mod L`` and whether it is in the offset range
+    (``_BlockChecker``): one start per such class is checked, and a class whose messages all passed is remembered
+    per (surface, plan, kind) and not checked again."""
+    from xesim.exec.ops.xegpu import _checker, _report, _surface
+
+    checker = _checker(engine)
+    lo, hi, mod = checker.lo, checker.hi, checker.modulus
+    xlo, xhi = _lo_hi(x)
+    ylo, yhi = _lo_hi(y)
+    if xlo >= lo and xhi <= hi and ylo >= lo and yhi <= hi:
+        if not isinstance(x, np.ndarray):
+            starts: Any = [(x % mod * 2 + 1, x, ylo)]
+        else:
+            xm = x % mod
+            if (xm == xm[0]).all():
+                starts = [(int(xm[0]) * 2 + 1, int(x[0]), ylo)]
+            else:
+                keys, first = np.unique(xm * 2 + 1, return_index=True)
+                starts = [(int(k), int(x[i]), int(np.broadcast_to(y, x.shape)[i])) for k, i in zip(keys, first)]
+    else:
+        n = max(np.size(x), np.size(y))
+        xs, ys = np.broadcast_to(x, n), np.broadcast_to(y, n)
+        inside = (xs >= lo) & (xs <= hi) & (ys >= lo) & (ys <= hi)
+        keys, first = np.unique(xs % mod * 2 + inside, return_index=True)
+        starts = [(int(k), int(xs[i]), int(ys[i])) for k, i in zip(keys, first)]
+    surf = _surface(d)
+    clean = checker.clean  # classes whose messages all passed before: nothing to report again
+    for key, xi, yi in starts:
+        ck = (surf, plan, kind, key)
+        if ck in clean:
+            continue
+        found = False
+        for msg in plan.messages:
+            blk = msg.block
+            bx, by = xi + msg.x_off, yi + msg.y_off
+            v = checker(surf, blk, bx, by, kind)
+            if v:
+                found = True
+                _report(engine, op, v, f"2D block {kind} of {blk.height}x{blk.width}x{blk.count} at [{by}, {bx}]")
+        if not found and len(clean) < 65536:
+            clean.add(ck)
+
+
 class _Block2D:
     """Where a batch's 2-D blocks lie: every instance's start (x in message units, y) and whether its whole
-    block is inside the surface (then it is read / written straight from the allocation's bytes)."""
+    block is inside the surface (then it is read / written straight from the allocation's bytes).
 
-    def __init__(self, engine: Any, op: Any, d: NdDesc, offs: np.ndarray, rows: int, width_units: int,
-                 unit: int, per_unit: int, check: bool, plan: Any, kind: str, bits: int) -> None:
-        from xesim.exec.ops.xegpu import _checker, _oob_region, _report, _surface
+    Every message is validated (:func:`_validate_messages`).  ``locate=False`` (prefetches) stops there: no
+    bounds, no allocation.  ``all_inside`` says whether every block is inside the surface; ``inside`` is the
+    per-instance mask."""
 
-        y, x = offs[:, 0], offs[:, 1]
-        n = len(x)
+    def __init__(self, engine: Any, op: Any, d: NdDesc, y: Any, x: Any, n: int, rows: int, width_units: int,
+                 unit: int, per_unit: int, check: bool, plan: Any, kind: str, bits: int,
+                 locate: bool = True) -> None:
+        """``y``/``x``: the ``n`` instances' block starts in elements (an int when the same for all, else an
+        int64 array ``[n]``)."""
+        from xesim.exec.ops.xegpu import _oob_region
+
         cols_el = width_units * per_unit
-        outside = (x < 0) | (y < 0) | (x + cols_el > d.width) | (y + rows > d.height)
-        if not check and outside.any():
-            i = int(np.argmax(outside))
-            raise ExecFault(_oob_region(d, int(x[i]), int(y[i]), rows, cols_el) or "out of bounds")
+        self.flat = None
+        self.rows, self.width_units = rows, width_units
+        if locate:
+            xmin, xmax, ymin, ymax = _lo_hi(x) + _lo_hi(y)
+            self.all_inside = xmin >= 0 and ymin >= 0 and xmax + cols_el <= d.width and ymax + rows <= d.height
+            if self.all_inside:
+                self.inside = _ALL_TRUE[:n] if n <= len(_ALL_TRUE) else np.ones(n, np.bool_)
+            else:
+                self.inside = np.broadcast_to((x >= 0) & (y >= 0) & (x + cols_el <= d.width) & (y + rows <= d.height),
+                                              n)
+                if not check:
+                    i = int(np.argmin(self.inside))
+                    xi, yi = int(np.broadcast_to(x, n)[i]), int(np.broadcast_to(y, n)[i])
+                    raise ExecFault(_oob_region(d, xi, yi, rows, cols_el) or "out of bounds")
         if per_unit > 1:
-            if (x % per_unit).any():
+            if np.any(x % per_unit):
                 raise ExecFault(f"a column offset of a transposed {bits}-bit load is not a multiple of {per_unit}")
             x = x // per_unit
         self.x, self.y, self.n = x, y, n
-        # every message validated: the rules read the start only through x mod L and the offset range
-        surf = _surface(d)
-        checker = _checker(engine)
-        inside = (x >= checker.lo) & (x <= checker.hi) & (y >= checker.lo) & (y <= checker.hi)
-        keys = (x % checker.modulus) * 2 + inside
-        first = [0] if (keys == keys[0]).all() else np.unique(keys, return_index=True)[1]
-        clean = checker.clean  # classes whose messages all passed before: nothing to report again
-        for i in first:
-            ck = (surf, plan, kind, int(keys[i]))
-            if ck in clean:
-                continue
-            found = False
-            for msg in plan.messages:
-                blk = msg.block
-                bx, by = int(x[i]) + msg.x_off, int(y[i]) + msg.y_off
-                v = checker(surf, blk, bx, by, kind)
-                if v:
-                    found = True
-                    _report(engine, op, v, f"2D block {kind} of {blk.height}x{blk.width}x{blk.count} at [{by}, {bx}]")
-            if not found and len(clean) < 65536:
-                clean.add(ck)
+        _validate_messages(engine, op, d, y, x, plan, kind)
+        if not locate:
+            return
         # the allocation holding the whole surface, as a flat array of units
-        self.flat = None
-        self.inside = ~outside
         pitch = d.pitch_bytes
         if pitch % unit == 0 and d.height > 0:
             try:
@@ -525,20 +600,23 @@ class _Block2D:
             if alloc is not None and off % unit == 0:
                 size = alloc.data.size // unit * unit
                 self.flat = alloc.data[:size].view(np.dtype(f"u{unit}") if unit in (1, 2, 4, 8) else np.uint8)
-                self.start = off // unit + y * (pitch // unit) + x
+                start = off // unit + y * (pitch // unit) + x
+                self.start = start if isinstance(start, np.ndarray) else np.full(n, start, np.int64)
                 self.pitch_units = pitch // unit
-        self.rows, self.width_units = rows, width_units
 
-    def gather(self, sel: np.ndarray) -> np.ndarray:
-        """The blocks of instances ``sel`` as ``[len(sel), rows, width_units]`` units (numba row copies)."""
-        out = np.empty((len(sel), self.rows, self.width_units), self.flat.dtype)
-        _gather_blocks(self.flat, np.ascontiguousarray(self.start[sel]), self.pitch_units, out)
+    def gather(self, sel: np.ndarray | None) -> np.ndarray:
+        """The blocks of instances ``sel`` (None: all) as ``[len(sel), rows, width_units]`` units (numba row
+        copies)."""
+        start = self.start if sel is None else self.start[sel]
+        out = np.empty((len(start), self.rows, self.width_units), self.flat.dtype)
+        _gather_blocks(self.flat, np.ascontiguousarray(start), self.pitch_units, out)
         return out
 
     def overlap(self) -> bool:
         """Whether two instances' blocks share a unit (same-shaped rectangles of one surface)."""
-        order = np.lexsort((self.x, self.y))
-        return bool(_rectangles_overlap(np.ascontiguousarray(self.y[order]), np.ascontiguousarray(self.x[order]),
+        x, y = np.broadcast_to(self.x, self.n), np.broadcast_to(self.y, self.n)
+        order = np.lexsort((x, y))
+        return bool(_rectangles_overlap(np.ascontiguousarray(y[order]), np.ascontiguousarray(x[order]),
                                         self.rows, self.width_units))
 
     def scatter(self, tiles: np.ndarray) -> None:
@@ -605,15 +683,18 @@ def _load_nd(op: Any, cx: BatchCompiler):
         if not any(_varies(fr[s]) for s in in_slots):
             step(fr)
             return
-        got = _desc_and_offsets(fr, s_td, get_off, n) if info else None
+        got = _block_starts(fr, s_td, get_off, n) if info else None
         if got is None:
             fr[res] = _stack_or_list(run_each(fr, n, step, in_slots, [res])[0])
             return
-        d, offs = got
+        d, y, x = got
         mdt = info["mdt"]
-        where = _Block2D(engine, op, d, offs, info["rows"], info["width_units"], mdt.itemsize, info["per_unit"],
+        where = _Block2D(engine, op, d, y, x, n, info["rows"], info["width_units"], mdt.itemsize, info["per_unit"],
                          info["check"], info["plan"], "load", info["bits"])
         out = None
+        if where.flat is not None and where.all_inside:
+            fr[res] = Varying.from_stack(info["arrange"](where.gather(None).view(mdt)))
+            return
         if where.flat is not None:
             sel = np.nonzero(where.inside)[0]
             if len(sel):
@@ -666,13 +747,14 @@ def _prefetch_nd(op: Any, cx: BatchCompiler):
         if not any(_varies(fr[s]) for s in in_slots):
             step(fr)
             return
-        got = _desc_and_offsets(fr, s_td, get_off, n) if plan is not None else None
+        got = _block_starts(fr, s_td, get_off, n) if plan is not None else None
         if got is None:
             run_each(fr, n, step, in_slots, [])
             return
-        d, offs = got
+        d, y, x = got
         # checks only: a prefetch has no architectural effect; out-of-surface prefetches are legal (§1.4)
-        _Block2D(engine, op, d, offs, rows, cols * td.array_length, isz, 1, True, plan, "prefetch", isz * 8)
+        _Block2D(engine, op, d, y, x, n, rows, cols * td.array_length, isz, 1, True, plan, "prefetch", isz * 8,
+                 locate=False)
 
     return bstep
 
@@ -701,11 +783,11 @@ def _store_nd(op: Any, cx: BatchCompiler):
         if not any(_varies(fr[s]) for s in in_slots):
             run_each(fr, n, step, in_slots, [])  # every instance stores (same bytes: no visible difference)
             return
-        got = _desc_and_offsets(fr, s_td, get_off, n) if plan is not None else None
+        got = _block_starts(fr, s_td, get_off, n) if plan is not None else None
         if got is not None:
-            d, offs = got
-            where = _Block2D(engine, op, d, offs, rows, cols, isz, 1, td.boundary_check, plan, "store", isz * 8)
-            if where.flat is not None and where.inside.all() and not where.overlap():
+            d, y, x = got
+            where = _Block2D(engine, op, d, y, x, n, rows, cols, isz, 1, td.boundary_check, plan, "store", isz * 8)
+            if where.flat is not None and where.all_inside and not where.overlap():
                 # no two instances write one element: the order does not matter
                 vals = np.ascontiguousarray(stacked(fr[s_val], n), dtype=dt).reshape(n, rows, cols)
                 where.scatter(vals.view(where.flat.dtype))
@@ -789,24 +871,6 @@ class _LaneBatchCode:
         run_region(self.body, [None] * self.nslots, args)
 
 
-def _kernel_allocations(engine: Any, args: list) -> list:
-    """The global allocations a launch can write: those of its memref arguments — or every live one when an
-    argument is a raw address."""
-    from xesim.exec.values import MemRefValue
-
-    allocs = []
-    for a in args:
-        if isinstance(a, MemRefValue):
-            if a.space is engine.memory:
-                al = a.alloc if a.alloc is not None else engine.memory.allocation_at(a.aligned)
-                if al is not None:
-                    allocs.append(al)
-        elif isinstance(a, (int, np.integer)) and not isinstance(a, bool):
-            return engine.memory.live_allocations()
-    uniq = {id(a): a for a in allocs}
-    return list(uniq.values())
-
-
 def _bytes_per_instance(kernel: Any) -> int:
     """An upper estimate of one instance's vector values: every vector result of the kernel."""
     from xesim.exec.values import storage_bytes
@@ -866,7 +930,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                 bs.block_id = block_ids
                 bs.thread_id = np.tile(tid, (len(wgs), 1))
                 bs.subgroup_id = np.tile(sgid, len(wgs))
-            allocs = _kernel_allocations(engine, args)
+            allocs = launch_allocations(engine, kernel, args)
             snapshot = [(a, a.data.copy()) for a in allocs]
             ks.block_id, ks.subgroup_id, ks.thread_id = wgs[0], 0, (0, 0, 0)
             ks.slm, ks.races = None, None

@@ -38,22 +38,30 @@ def _nonzero_bytes(x):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True)
-def _changed_blocks(now, before, words, flags):  # noqa: ANN001, ANN202
-    """``flags[b]`` = 1 when block ``b`` (``words`` elements of ``now``/``before``) has a differing element."""
-    n = now.shape[0]
+def _changed_blocks(now8, before8, now, before, block, flags):  # noqa: ANN001, ANN202
+    """``flags[b]`` = 1 when block ``b`` (``block`` bytes) of ``now8`` differs from ``before8`` (``now`` /
+    ``before``: their 8-byte-word views, as in :func:`_gather`)."""
+    n8 = now8.shape[0]
+    nw = now.shape[0]
+    wpb = block // 8
     for b in range(flags.shape[0]):
-        lo = b * words
-        hi = min(lo + words, n)
-        d = 0
+        lo = b * wpb
+        hi = min(lo + wpb, nw)
+        d = np.uint64(0)
         for i in range(lo, hi):
             d |= now[i] ^ before[i]
-        flags[b] = d != 0
+        changed = d != 0
+        if not changed:
+            for i in range(max(nw * 8, b * block), min(n8, (b + 1) * block)):  # bytes past the last word
+                changed |= now8[i] != before8[i]
+        flags[b] = changed
 
 
 @numba.njit(cache=True)
-def _gather(now8, before8, now, before, blocks, data, masks, full):  # noqa: ANN001, ANN202
+def _gather(now8, before8, now, before, blocks, data, data64, masks, full):  # noqa: ANN001, ANN202
     """Bytes of the changed ``blocks`` into ``data`` and their changed-byte masks into ``masks`` (bit t of mask
-    byte q = byte 8q + t of the block), ``full`` = every byte of the block changed.  ``now``/``before`` are the
+    byte q = byte 8q + t of the block; ``data64`` is ``data``'s 8-byte-word view), ``full`` = every byte of the
+    block changed.  ``now``/``before`` are the
     8-byte-word views of the first ``len(now) * 8`` bytes of ``now8``/``before8``; bytes past them go one by
     one."""
     n8 = now8.shape[0]
@@ -68,8 +76,7 @@ def _gather(now8, before8, now, before, blocks, data, masks, full):  # noqa: ANN
             if w < nw:
                 x = now[w]
                 m = np.uint8(((_nonzero_bytes(x ^ before[w]) * _PACK) >> np.uint64(56)) & np.uint64(0xFF))
-                for t in range(8):
-                    data[r, 8 * q + t] = np.uint8((x >> np.uint64(8 * t)) & np.uint64(0xFF))
+                data64[r, q] = x
             else:
                 for t in range(8):
                     i = 8 * w + t
@@ -116,18 +123,53 @@ def _words(x: np.ndarray) -> np.ndarray:
     return x[:x.size // 8 * 8].view(np.uint64)
 
 
-def changes(now: np.ndarray, before: np.ndarray) -> Changes | None:
-    """The changed-byte record of ``now`` against ``before`` (1-D uint8 arrays of one size), None when equal."""
+def record_bytes(size: int) -> int:
+    """An upper bound of the bytes :func:`changes` places in ``out`` for an allocation of ``size`` bytes."""
+    return -(-size // BLOCK) * (8 + BLOCK + BLOCK // 8 + 1) + 8
+
+
+def changes(now: np.ndarray, before: np.ndarray, out: np.ndarray | None = None, offset: int = 0) -> Changes | None:
+    """The changed-byte record of ``now`` against ``before`` (1-D uint8 arrays of one size), None when equal.
+
+    With ``out`` (a uint8 array, e.g. over memory shared with another process) the record's arrays are placed in
+    ``out`` from ``offset`` on (at most :func:`record_bytes` bytes; :func:`record_at` finds them again from the
+    offset and the number of blocks, ``len(record[0])``); otherwise they are new arrays."""
     nblk = -(-now.size // BLOCK)
     flags = np.empty(nblk, np.bool_)
-    _changed_blocks(now, before, BLOCK, flags)
+    _changed_blocks(now, before, _words(now), _words(before), BLOCK, flags)
     blocks = np.flatnonzero(flags)
     if not blocks.size:
         return None
-    data = np.empty((blocks.size, BLOCK), np.uint8)
-    masks = np.empty((blocks.size, BLOCK // 8), np.uint8)
-    full = np.empty(blocks.size, np.bool_)
-    _gather(now, before, _words(now), _words(before), blocks, data, masks, full)
+    k = blocks.size
+    if out is None:
+        data = np.empty((k, BLOCK), np.uint8)
+        masks = np.empty((k, BLOCK // 8), np.uint8)
+        full = np.empty(k, np.bool_)
+    else:
+        placed, data, masks, full = record_at(out, offset, k)
+        placed[:] = blocks
+        blocks = placed
+    _gather(now, before, _words(now), _words(before), blocks, data, data.view(np.uint64), masks, full)
+    return blocks, full, data, masks
+
+
+def record_at(out: np.ndarray, offset: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Views of the arrays of a ``k``-block record placed in ``out`` at ``offset`` by :func:`changes`, in the
+    order (blocks, data, masks, full); the record itself is ``(blocks, full, data, masks)``."""
+    at = -(-offset // 8) * 8
+    blocks = out[at:at + 8 * k].view(np.int64)
+    at += 8 * k
+    data = out[at:at + k * BLOCK].reshape(k, BLOCK)
+    at += k * BLOCK
+    masks = out[at:at + k * BLOCK // 8].reshape(k, BLOCK // 8)
+    at += k * BLOCK // 8
+    full = out[at:at + k].view(np.bool_)
+    return blocks, data, masks, full
+
+
+def placed_record(out: np.ndarray, offset: int, k: int) -> Changes:
+    """The ``k``-block record :func:`changes` placed in ``out`` at ``offset``."""
+    blocks, data, masks, full = record_at(out, offset, k)
     return blocks, full, data, masks
 
 

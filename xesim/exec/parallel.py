@@ -18,7 +18,7 @@ How (Linux ``os.fork``):
 2. otherwise the (remaining) workgroups are cut into ``n = min(jobs, count)`` contiguous chunks (chunk ``i`` =
    ``workgroups[i*len//n:(i+1)*len//n]``); chunks 1..n-1 run in forked children, chunk 0 here (timed);
 3. a child works on its copy-on-write image of the process: it snapshots the global allocations the kernel can
-   write (every live one; only those of its memref arguments that :func:`written_arguments` does not prove
+   write (every live one; only those of its memref arguments that xesim/exec/kernel_writes.py does not prove
    read-only, when ``run_workgroups`` is given the kernel's arguments and none is an integer, which may be an
    address), runs its chunk, and sends back through a pipe (pickle) the bytes it changed (per 4 KiB block: the
    block's bytes and a bit mask of the changed ones; xesim/exec/memdiff.py), its
@@ -64,6 +64,7 @@ import numpy as np
 
 from xesim.diagnostics import Diagnostic, DiagnosticError, Location
 from xesim.exec.interpreter import ExecFault
+from xesim.exec.kernel_writes import launch_allocations
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
 
@@ -168,72 +169,6 @@ def kernel_reason(engine: Any, kernel: Any) -> str | None:
     return None
 
 
-#: uses that only read through a memref / tensor descriptor operand
-_READ_USES = frozenset({
-    "memref.load", "memref.dim", "memref.rank", "vector.load", "vector.maskedload", "vector.transfer_read",
-    "vector.gather", "xegpu.load_nd", "xegpu.prefetch_nd", "xegpu.load", "xegpu.prefetch"})
-#: ops whose result (from the memref / descriptor in operand 0) reaches the same memory
-_VIEW_OPS = frozenset({
-    "memref.subview", "memref.cast", "memref.reinterpret_cast", "memref.collapse_shape", "memref.expand_shape",
-    "memref.view", "memref.transpose", "memref.memory_space_cast", "xegpu.create_nd_tdesc", "xegpu.update_nd_offset",
-    "xegpu.create_tdesc", "xegpu.update_offset"})
-
-
-def written_arguments(kernel: Any) -> frozenset[int]:
-    """Positions of the kernel's arguments whose memory it may write.  An argument is left out only when every
-    value derived from it (views and descriptors of :data:`_VIEW_OPS` in operand 0, ``scf.for`` iteration
-    arguments and results, ``scf.yield``) is used by reading ops (:data:`_READ_USES`) alone; any other use --
-    a store, an atomic, a call, taking its address, an op not listed -- counts as a write.  Non-memref
-    arguments are always included (an integer may be an address)."""
-    ft = kernel.attributes["function_type"].type
-    entry = kernel.regions[0].blocks[0] if kernel.regions and kernel.regions[0].blocks else None
-    if entry is None:
-        return frozenset(range(len(ft.inputs)))
-    out = set()
-    for i, arg in enumerate(entry.args[:len(ft.inputs)]):
-        if not isinstance(arg.type, (T.MemRefType, T.UnrankedMemRefType)) or _may_write(arg):
-            out.add(i)
-    return frozenset(out)
-
-
-def _may_write(root: Any) -> bool:
-    """True unless every use of ``root`` and of what derives from it only reads (:func:`written_arguments`)."""
-    seen = {id(root)}
-    todo = [root]
-    while todo:
-        v = todo.pop()
-        for op in v.uses:
-            derived: list[Any] = []
-            for pos, x in enumerate(op.operands):
-                if x is not v:
-                    continue
-                if op.name in _READ_USES:
-                    continue
-                if op.name in _VIEW_OPS and pos == 0:
-                    derived.extend(op.results)
-                elif op.name == "scf.for" and pos >= 3 and op.regions and op.regions[0].blocks:
-                    derived.append(op.regions[0].blocks[0].args[pos - 2])  # iteration argument (after the iv)
-                    derived.append(op.results[pos - 3])
-                elif op.name == "scf.yield" and _enclosing_for(op) is not None:
-                    derived.append(_enclosing_for(op).results[pos])
-                    derived.append(op.parent.args[pos + 1])
-                else:
-                    return True
-            for d in derived:
-                if id(d) not in seen:
-                    seen.add(id(d))
-                    todo.append(d)
-    return False
-
-
-def _enclosing_for(op: Any) -> Any:
-    """The ``scf.for`` whose body ``op`` (a terminator) ends, or None."""
-    block = op.parent
-    region = block.parent if block is not None else None
-    owner = region.parent if region is not None else None
-    return owner if owner is not None and owner.name == "scf.for" else None
-
-
 def _all_slm(values: Any) -> bool:
     """True when every memref / tensor_desc among ``values`` is in shared local memory (and there is one)."""
     from xesim.exec.ops.memref import is_workgroup_space
@@ -291,10 +226,7 @@ def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runne
         runner(workgroups)
         return
     n = min(engine.jobs, len(workgroups))
-    written: dict[int, frozenset[int]] = engine.__dict__.setdefault("_jobs_written_args", {})
-    if id(kernel) not in written:
-        written[id(kernel)] = written_arguments(kernel)
-    allocs = _writable_allocations(engine, args, written[id(kernel)])
+    allocs = launch_allocations(engine, kernel, args)
     nbytes = sum(a.size for a in allocs)
     overhead = MIN_PARALLEL_SECONDS + SECONDS_PER_BYTE * nbytes
     timing: dict[int, float] = engine.__dict__.setdefault("_jobs_seconds_per_workgroup", {})
@@ -332,6 +264,8 @@ class _Launch:
     def __init__(self, engine: Any, chunks: list[list[Workgroup]], runner: Runner, allocs: list) -> None:
         self.engine, self.chunks, self.runner, self.allocs = engine, chunks, runner, allocs
         self.children: dict[int, tuple[int, int]] = {}  # chunk index -> (pid, read end of its pipe)
+        self.shared: dict[int, np.ndarray] = {}  # chunk index -> memory shared with its child (changed bytes)
+        self.slots: list[int] = [0]
 
     def run(self) -> float:
         """Run the launch; the seconds chunk 0 took here."""
@@ -340,6 +274,7 @@ class _Launch:
         from xesim.exec import memdiff
 
         memdiff.warm_up()  # load its compiled loops once, here, not in every child
+        self.slots = _record_slots(self.allocs)
         try:
             for i in range(1, len(self.chunks)):
                 self._fork(i)
@@ -350,7 +285,7 @@ class _Launch:
             for i in range(1, len(self.chunks)):
                 if i in self.children:
                     result = self._collect(i)
-                    fault = _apply(engine, result)
+                    fault = _apply(engine, result, self.shared[i])
                     if fault is not None:
                         raise fault
                 else:  # the fork failed: this chunk runs here, in its turn
@@ -360,6 +295,7 @@ class _Launch:
         return seconds
 
     def _fork(self, i: int) -> None:
+        self.shared[i] = _shared_buffer(self.engine, i, self.slots[-1])
         r, w = os.pipe()
         _widen_pipe(w)
         try:
@@ -375,7 +311,8 @@ class _Launch:
                 for _, fd in self.children.values():
                     os.close(fd)
                 try:
-                    payload = _child_run(self.engine, self.runner, self.chunks[i], self.allocs)
+                    payload = _child_run(self.engine, self.runner, self.chunks[i], self.allocs,
+                                         self.shared[i], self.slots)
                 except BaseException:  # noqa: BLE001 - a failure of this module's child code
                     payload = pickle.dumps({"crash": traceback.format_exc()})
                 _write_all(w, payload)
@@ -503,8 +440,10 @@ class _ErrLog:
         pass
 
 
-def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list) -> bytes:
-    """Run ``chunk`` in this (forked) process; the pickled result (module docstring, step 3)."""
+def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list, shared: np.ndarray,
+               slots: list[int]) -> bytes:
+    """Run ``chunk`` in this (forked) process; the pickled result (module docstring, step 3).  The changed
+    bytes of ``allocs[j]`` go into ``shared`` at ``slots[j]``; the result says how many blocks each has."""
     from xesim.exec import memdiff
 
     _one_numba_thread()
@@ -532,7 +471,8 @@ def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list
             exc.context = ks.context()  # as the launcher does, with this child's kernel state
         fault, tb = exc, "".join(traceback.format_exception(exc))
     result = {
-        "memory": [(a.base, memdiff.changes(a.data, b)) for a, b in zip(allocs, before)],
+        "memory": [(a.base, _blocks(memdiff.changes(a.data, b, shared, slot)))
+                   for a, b, slot in zip(allocs, before, slots)], "slots": slots,
         "out": out.getvalue(), "printf": ks.printf_buffer[n_printf:], "err": log.items,
         "notes": engine.assumption_notes[n_notes:], "used": set(engine.target.used), "fault": fault,
         "traceback": tb,
@@ -560,29 +500,6 @@ def _one_numba_thread() -> None:
             par.NUM_THREADS = 1
     except Exception:  # noqa: BLE001 - numba internals differ between versions; threads are only a cost
         pass
-
-
-def _writable_allocations(engine: Any, args: list | None, written: frozenset[int] | None = None) -> list:
-    """The live global allocations a launch with kernel arguments ``args`` can write: those of its memref
-    arguments (only those at the positions ``written`` when given: :func:`written_arguments`), or every live one
-    when an argument is an integer (possibly an address) or unknown."""
-    from xesim.exec.values import MemRefValue
-
-    space = engine.memory
-    if args is None:
-        return [a for a in space.live_allocations() if a.size > 0]
-    allocs = {}
-    for i, v in enumerate(args):
-        if isinstance(v, MemRefValue):
-            if written is not None and i not in written:
-                continue
-            if v.space is space:
-                a = v.alloc if v.alloc is not None else space.allocation_at(v.aligned)
-                if a is not None and a.alive and a.size > 0:
-                    allocs[id(a)] = a
-        elif isinstance(v, (int, np.integer)) and not isinstance(v, bool):
-            return [a for a in space.live_allocations() if a.size > 0]
-    return list(allocs.values())
 
 
 # ================================================================================================ results
@@ -646,12 +563,41 @@ class RemoteTraceback(Exception):
         return "\n" + str(self.args[0]) if self.args else ""
 
 
-def _apply(engine: Any, result: dict) -> BaseException | None:
+def _blocks(record: Any) -> int:
+    return 0 if record is None else len(record[0])
+
+
+def _record_slots(allocs: list) -> list[int]:
+    """Where the changed bytes of each of ``allocs`` go in a child's shared memory (offsets; the last one is the
+    size needed)."""
+    from xesim.exec import memdiff
+
+    slots = [0]
+    for a in allocs:
+        slots.append(slots[-1] + memdiff.record_bytes(a.size))
+    return slots
+
+
+def _shared_buffer(engine: Any, i: int, size: int) -> np.ndarray:
+    """At least ``size`` bytes of anonymous memory shared with the children forked from now on, for the child
+    running chunk ``i``; kept for the engine's later launches (pages stay mapped)."""
+    import mmap
+
+    pool: dict[int, np.ndarray] = engine.__dict__.setdefault("_jobs_shared", {})
+    buf = pool.get(i)
+    if buf is None or buf.size < size:
+        buf = pool[i] = np.frombuffer(mmap.mmap(-1, max(size, 1 << 16)), np.uint8)  # MAP_SHARED | MAP_ANONYMOUS
+    return buf
+
+
+def _apply(engine: Any, result: dict, shared: np.ndarray) -> BaseException | None:
     """Merge a child's result into this process (module docstring, step 4); its fault, if any."""
     from xesim.exec import memdiff
 
-    for base, changes in result["memory"]:
-        memdiff.merge(engine.memory.allocation_at(base).data, changes)
+    slots = result["slots"]
+    for (base, k), slot in zip(result["memory"], slots):
+        if k:
+            memdiff.merge(engine.memory.allocation_at(base).data, memdiff.placed_record(shared, slot, k))
     if result["out"]:
         engine.out.write(result["out"])
     engine.kstate.printf_buffer.extend(result["printf"])
