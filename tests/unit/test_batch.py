@@ -159,6 +159,39 @@ def test_divergent_control_flow_falls_back_with_the_same_result(tmp_path: Path, 
     assert out[3][3] == 303 and out[9][3] == 2 * 903  # workgroup x 0 copies, the others double
 
 
+ACCUMULATE_THEN_DIVERGE = """      %v = xegpu.load_nd %ti[%r, %c] : !xegpu.tensor_desc<8x16xf32> -> vector<8x16xf32>
+      %o = xegpu.load_nd %to[%r, %c] : !xegpu.tensor_desc<8x16xf32> -> vector<8x16xf32>
+      %s = arith.addf %o, %v : vector<8x16xf32>
+      xegpu.store_nd %s, %to[%r, %c] : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>
+      %bxi = arith.index_cast %bx : index to i32
+      %z = arith.constant 0 : i32
+      %odd = arith.cmpi ne, %bxi, %z : i32
+      scf.if %odd {
+        %o2 = xegpu.load_nd %to[%r, %c] : !xegpu.tensor_desc<8x16xf32> -> vector<8x16xf32>
+        %d = arith.addf %o2, %v : vector<8x16xf32>
+        xegpu.store_nd %d, %to[%r, %c] : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>
+      }"""
+
+
+def test_a_worker_rolls_back_a_batch_that_stored_before_diverging(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs 2: each worker's batch adds into the output, then diverges and is rolled back.  A worker's roll-back
+    snapshot is its own copy of memory from before its chunk (xesim/exec/parallel.py hands it to the batched
+    runner); without a correct roll-back the re-run would add twice."""
+    from xesim.exec import parallel
+
+    f = tmp_path / "p.mlir"
+    f.write_text(_gemm_like(ACCUMULATE_THEN_DIVERGE))
+    ref, _ = _run(["run", str(f)], monkeypatch, batched=False)
+    monkeypatch.setenv("XESIM_JOBS", "2")
+    spread = parallel.STATS["spread"]
+    got, _ = _run(["run", str(f)], monkeypatch, batched=True)
+    assert parallel.STATS["spread"] == spread + 1  # the launch really went to two processes
+    assert ref[0] == 0 and got == ref
+    out = _matrix(got[1])
+    assert out[3][3] == 303 and out[9][3] == 2 * 903 and out[31][20] == 2 * 3120  # bx = 0 once, the others twice
+
+
 def test_a_fault_in_a_later_workgroup_is_reported_exactly_as_without_batching(tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """boundary_check = false and a block reaching outside the surface in the last workgroup only: the batch

@@ -909,6 +909,9 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
 
     def run(subset: list) -> None:
         """Run ``subset`` (workgroups, grid order) in batches of whole workgroups."""
+        # copies of allocations equal to their content now (a --jobs worker's own snapshot): the first batch's
+        # roll-back snapshot need not copy them again
+        pristine = engine.__dict__.pop("pristine_copies", None) or {}
         for start in range(0, len(subset), wgs_per_batch):
             wgs = subset[start:start + wgs_per_batch]
             n = len(wgs) * per_wg
@@ -931,7 +934,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                 bs.thread_id = np.tile(tid, (len(wgs), 1))
                 bs.subgroup_id = np.tile(sgid, len(wgs))
             allocs = launch_allocations(engine, kernel, args)
-            snapshot = [(a, a.data.copy()) for a in allocs]
+            snapshot = [(a, pristine[id(a)] if start == 0 and id(a) in pristine else a.data.copy()) for a in allocs]
             ks.block_id, ks.subgroup_id, ks.thread_id = wgs[0], 0, (0, 0, 0)
             ks.slm, ks.races = None, None
             try:

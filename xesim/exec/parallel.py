@@ -449,6 +449,7 @@ def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list
     _one_numba_thread()
     ks = engine.kstate
     before = [a.data.copy() for a in allocs]
+    engine.pristine_copies = {id(a): b for a, b in zip(allocs, before)}  # read (never written) by xesim.exec.batch
     n_printf, n_notes = len(ks.printf_buffer), len(engine.assumption_notes)
     out, log = io.StringIO(), _ErrLog()
     engine.out, engine.err = out, log
