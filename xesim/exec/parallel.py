@@ -50,6 +50,7 @@ without a result (killed, crashed) is an internal error naming its workgroups, n
 
 from __future__ import annotations
 
+import atexit
 import io
 import os
 import pickle
@@ -274,6 +275,7 @@ class _Launch:
         from xesim.exec import memdiff
 
         memdiff.warm_up()  # load its compiled loops once, here, not in every child
+        reap_children()
         self.slots = _record_slots(self.allocs)
         try:
             for i in range(1, len(self.chunks)):
@@ -333,18 +335,19 @@ class _Launch:
             _kill(pid)
             raise
         os.close(r)
-        _, status = os.waitpid(pid, 0)
         result = None
         try:
             result = _loads(self.engine, data) if data else None
         except Exception:  # noqa: BLE001 - a truncated result: the child died while writing it
             result = None
-        if not isinstance(result, dict) or "crash" in result:
-            why = _status_text(status)
-            if isinstance(result, dict):
-                why += f"; its last words:\n{result['crash']}"
-            raise self._internal_error(i, why)
-        return result
+        if isinstance(result, dict) and "crash" not in result:
+            _reap_later(pid)  # its result is complete; tearing its address space down takes milliseconds
+            return result
+        _, status = os.waitpid(pid, 0)
+        why = _status_text(status)
+        if isinstance(result, dict):
+            why += f"; its last words:\n{result['crash']}"
+        raise self._internal_error(i, why)
 
     def _internal_error(self, i: int, why: str) -> ExecFault:
         chunk = self.chunks[i]
@@ -360,6 +363,33 @@ class _Launch:
             _, (pid, r) = self.children.popitem()
             os.close(r)
             _kill(pid)
+
+
+#: children whose result was taken but which had not exited yet: reaped at the next spread launch, or at exit
+_UNREAPED: list[int] = []
+
+
+def _reap_later(pid: int) -> None:
+    """Reap child ``pid`` now if it has exited, else remember it (:func:`reap_children`)."""
+    try:
+        done, _ = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return
+    if not done:
+        if not _UNREAPED:
+            atexit.register(reap_children, True)
+        _UNREAPED.append(pid)
+
+
+def reap_children(block: bool = False) -> None:
+    """Reap the children :func:`_reap_later` remembered that have exited (all of them, waiting, with ``block``)."""
+    for pid in list(_UNREAPED):
+        try:
+            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            done = pid
+        if done:
+            _UNREAPED.remove(pid)
 
 
 def _kill(pid: int) -> None:
