@@ -267,6 +267,31 @@ def test_results_merge_in_chunk_order(jobs: int, count: int) -> None:
     assert results[0][1].count("parity warning") == 2
 
 
+def test_workers_are_reaped_and_leave_no_zombies() -> None:
+    """A worker whose result is complete is not waited for on the launch's critical path, but it is reaped: at
+    the next spread launch when it has exited by then, and reap_children(block=True) (run at exit) waits."""
+    eng, kernel, ops = _engine(3)
+    alloc = eng.memory.allocate(128, "device", "buffer")
+    wgs = [(x, 0, 0) for x in range(6)]
+    before = forked()
+    for _ in range(2):
+        parallel.run_workgroups(eng, kernel, wgs, _recording_runner(eng, ops, alloc))
+    assert forked() == before + 4
+    parallel.reap_children(block=True)
+    assert parallel._UNREAPED == []
+    with open("/proc/self/status") as f:
+        me = next(int(line.split()[1]) for line in f if line.startswith("Pid:"))
+    zombies = []
+    for d in Path("/proc").iterdir():
+        try:
+            fields = (d / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] == "Z" and int(fields[1]) == me:
+            zombies.append(d.name)
+    assert zombies == []
+
+
 def test_engine_target_parameters_read_in_a_child_are_recorded() -> None:
     eng, kernel, _ = _engine(2)
     parent = os.getpid()
