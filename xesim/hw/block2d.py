@@ -144,10 +144,15 @@ def _dkey(s: int) -> str:
     return f"d{8 * s}"
 
 
+class _Broken(Exception):
+    """A rule is broken (a :class:`_Checker` with ``first_only`` stops at the first one)."""
+
+
 class _Checker:
-    def __init__(self, target: Target) -> None:
+    def __init__(self, target: Target, first_only: bool = False) -> None:
         self.t = target
         self.out: list[Violation] = []
+        self.first_only = first_only
 
     def get(self, path: str) -> Any:  # a TOML value of any type
         return self.t.get(path)
@@ -156,6 +161,8 @@ class _Checker:
         return path in self.t.params
 
     def fail(self, key: str, param: str, text: str) -> None:
+        if self.first_only:
+            raise _Broken
         sev = self.t.get(f"block2d.severity.{key}")
         self.out.append(Violation(text, self.t.source_of(param), sev, key, param))
 
@@ -171,6 +178,16 @@ def shape_violations(target: Target, block: Block, kind: str) -> list[Violation]
     c = _Checker(target)
     _check_shape(c, block, kind)
     return c.out
+
+
+def _shape_legal(target: Target, block: Block, kind: str) -> bool:
+    """Whether ``block`` breaks none of the §1.3 shape rules for ``kind`` (:func:`shape_violations` is empty),
+    stopping at the first broken rule."""
+    try:
+        _check_shape(_Checker(target, first_only=True), block, kind)
+    except _Broken:
+        return False
+    return True
 
 
 def _check_shape(c: _Checker, block: Block, kind: str) -> None:
@@ -572,7 +589,7 @@ def _split_tile(target: Target, elem_bytes: int, tile_h: int, tile_w: int, kind:
     wmax = target.get(f"{sec}.width_max")[dk]
 
     def legal(w: int, h: int, b: int) -> bool:
-        return not shape_violations(target, Block(elem_bytes, w, h, b, transpose, vnni), kind)
+        return _shape_legal(target, Block(elem_bytes, w, h, b, transpose, vnni), kind)
 
     wc = sorted(((w * b, w, b) for b in lengths for w in range(1, wmax + 1) if legal(w, hmin, b)), reverse=True)
     cols = _chunks(tile_w, wc, array_length, policy, f"a tile width of {tile_w} elements")
