@@ -20,11 +20,13 @@ How (Linux ``os.fork``):
 3. a child works on its copy-on-write image of the process: it snapshots the global allocations the kernel can
    write (every live one; only those of its memref arguments that xesim/exec/kernel_writes.py does not prove
    read-only, when ``run_workgroups`` is given the kernel's arguments and none is an integer, which may be an
-   address), runs its chunk, and sends back through a pipe (pickle) the bytes it changed (per 4 KiB block: the
-   block's bytes and a bit mask of the changed ones; xesim/exec/memdiff.py), its
-   ``gpu.printf`` text, what it wrote to ``engine.out``, its warnings (keyed like ``Engine.warn``), new
-   assumption notes, the target parameters it read, and its fault;
-4. the parent, after its own chunk, takes the children's results in chunk order: it writes the changed bytes
+   address; the snapshot doubles as the batched runner's first roll-back snapshot), runs its chunk, and sends
+   back the bytes it changed (per 4 KiB block: the block's bytes and a bit mask of the changed ones;
+   xesim/exec/memdiff.py) in anonymous shared memory mapped before the fork, and through a pipe (pickle) the
+   number of changed blocks per allocation, its ``gpu.printf`` text, what it wrote to ``engine.out``, its
+   warnings (keyed like ``Engine.warn``), new assumption notes, the target parameters it read, and its fault;
+4. the parent, after its own chunk, takes the children's results in chunk order (a child with a complete result
+   is reaped later, without waiting for its exit: :func:`reap_children`): it writes the changed bytes
    into its memory (only changed bytes, so the chunks' disjoint writes merge), appends the output, replays the
    warnings not yet printed, and raises the fault of the lowest faulting chunk -- the first faulting workgroup
    in grid order, as ``--jobs 1`` would; output and warnings of later chunks are dropped and their children
