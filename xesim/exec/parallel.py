@@ -369,6 +369,7 @@ class _Launch:
 
 #: children whose result was taken but which had not exited yet: reaped at the next spread launch, or at exit
 _UNREAPED: list[int] = []
+_REAP_AT_EXIT: list = []  # the atexit registration, once
 
 
 def _reap_later(pid: int) -> None:
@@ -378,8 +379,8 @@ def _reap_later(pid: int) -> None:
     except ChildProcessError:
         return
     if not done:
-        if not _UNREAPED:
-            atexit.register(reap_children, True)
+        if not _REAP_AT_EXIT:
+            _REAP_AT_EXIT.append(atexit.register(reap_children, True))
         _UNREAPED.append(pid)
 
 
