@@ -230,3 +230,27 @@ def test_every_preset_and_batches_agree(name: str, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(dpas_mod, "_PARALLEL_MIN_WORK", 0)
     fast, checked = _fast_and_checked(a, b, c, "f16", monkeypatch, name)
     assert np.array_equal(fast, checked)
+
+
+@pytest.mark.parametrize("chunks", [1, 2, 3, 5])
+def test_threaded_b_decoding_matches_the_serial_one(chunks: int) -> None:
+    """_decode16_rows_parallel (several tiles split over numba's threads) fills B, the column statistics and the
+    tile statistics exactly as _decode16_rows does."""
+    rng = np.random.default_rng(chunks)
+    bits = rng.integers(0, 2**16, (5, 32, 48), dtype=np.uint16)
+    bits[1, 3, 7] = 0x7C00  # +inf (f16): statistics must handle it alike
+    key = (dpas_mod._FLOAT_CODES["f16"], False)
+    ta, la = dpas_mod._decode_table(*key), dpas_mod._lsb_table(*key)
+    out = []
+    for parallel in (False, True):
+        B = np.empty(bits.shape, np.float64)
+        Bst = np.empty((5, 2, 48), np.float64)
+        Btile = np.empty((5, 2), np.float64)
+        if parallel:
+            dpas_mod._decode16_rows_parallel(bits, ta, la, B, Bst, Btile, chunks)
+        else:
+            dpas_mod._decode16_rows(bits, ta, la, B, Bst, Btile)
+        out.append((B, Bst, Btile))
+    for x, y in zip(*out):
+        np.testing.assert_array_equal(x, y)
+    assert out[0][0][2, 4, 5] == float(bits[2, 4, 5].view(np.float16))  # one value by hand

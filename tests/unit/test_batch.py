@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.conftest import run_xesim
@@ -318,3 +319,27 @@ def test_lane_level_shuffles_stay_inside_each_subgroup(tmp_path: Path, monkeypat
         total = sum(range(base, base + 16))
         down = g + 1 if g % 16 != 15 else g
         assert vals[g] == total + (1000 if g % 16 != 15 else 0) + down, g
+
+
+def test_threaded_block_copies_move_the_same_units() -> None:
+    """The numba-threaded gather / scatter of a batch's blocks (used when --jobs gives numba several threads)
+    copy exactly what the one-thread loops copy, for chunk counts that do and do not divide the batch."""
+    rng = np.random.default_rng(3)
+    flat = rng.integers(0, 2**16, 64 * 200, dtype=np.uint16)
+    start = np.array([64 * r + c for r, c in rng.integers(0, 40, (7, 2))], np.int64)
+    want = np.empty((7, 5, 9), np.uint16)
+    batch._gather_blocks(flat, start, 64, want)
+    assert (want[3, 2] == flat[start[3] + 2 * 64:start[3] + 2 * 64 + 9]).all()  # row 2 of block 3, by hand
+    for chunks in (1, 2, 3, 7):
+        got = np.empty_like(want)
+        batch._gather_blocks_parallel(flat, start, 64, got, chunks)
+        np.testing.assert_array_equal(got, want)
+    starts = np.arange(7, dtype=np.int64) * 640 + 3  # disjoint blocks
+    tiles = rng.integers(0, 2**16, (7, 5, 9), dtype=np.uint16)
+    ref = flat.copy()
+    batch._scatter_blocks(ref, starts, 64, tiles)
+    assert (ref[starts[6] + 4 * 64:starts[6] + 4 * 64 + 9] == tiles[6, 4]).all()
+    for chunks in (2, 3, 7):
+        got = flat.copy()
+        batch._scatter_blocks_parallel(got, starts, 64, tiles, chunks)
+        np.testing.assert_array_equal(got, ref)

@@ -85,13 +85,18 @@ PROGRAMS = ["examples/sg_gemm_f16.mlir", "examples/lane_gemm_f16.mlir", "example
             "tests/e2e/kernel_slm_barrier_async.mlir", "tests/e2e/wg_gemm_256x256_sg8x4.mlir"]
 
 
+#: the one whose GEMM-like workgroup-level kernel runs on numba's threads instead of processes (threaded_kernel)
+THREADED = {"tests/e2e/wg_gemm_256x256_sg8x4.mlir"}
+
+
 @pytest.mark.parametrize("path", PROGRAMS)
 def test_programs_print_the_same_for_jobs_1_2_3(path: str) -> None:
     runs = []
     for jobs in (1, 2, 3):
-        before = forked()
+        before, threaded = forked(), parallel.STATS["threads"]
         runs.append(run_xesim(["run", "--jobs", str(jobs), str(ROOT / path)]))
-        assert (forked() > before) == (jobs > 1)
+        assert (forked() > before) == (jobs > 1 and path not in THREADED)
+        assert (parallel.STATS["threads"] > threaded) == (jobs > 1 and path in THREADED)
     assert runs[0][0] == 0, runs[0][2]
     assert runs[1] == runs[0] and runs[2] == runs[0]
     exe = Path(sys.executable).with_name("filecheck")  # the program's own CHECK lines (computed by hand)
@@ -509,6 +514,76 @@ def test_the_arguments_a_kernel_may_write() -> None:
     prog = xesim.load(WRITES)
     kernel = prog.module.lookup_symbol(("k", "k"))
     assert kernel_writes.written_arguments(kernel) == frozenset({3, 4, 5})
+
+
+GEMM_AND_SOFTMAX = """#l = #xegpu.layout<sg_layout = [2, 1], sg_data = [8, 16], inst_data = [8, 16]>
+#b = #xegpu.layout<sg_layout = [2, 1], sg_data = [16, 16], inst_data = [16, 16]>
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @gemm(%a: memref<16x16xf16>, %b: memref<16x16xf16>, %c: memref<16x16xf32>) kernel {
+      %cst = arith.constant dense<0.0> : vector<16x16xf32>
+      %ta = xegpu.create_nd_tdesc %a : memref<16x16xf16> -> !xegpu.tensor_desc<16x16xf16, #l>
+      %tb = xegpu.create_nd_tdesc %b : memref<16x16xf16> -> !xegpu.tensor_desc<16x16xf16, #b>
+      %tc = xegpu.create_nd_tdesc %c : memref<16x16xf32> -> !xegpu.tensor_desc<16x16xf32, #l>
+      %va = xegpu.load_nd %ta[0, 0] : !xegpu.tensor_desc<16x16xf16, #l> -> vector<16x16xf16>
+      %vb = xegpu.load_nd %tb[0, 0] : !xegpu.tensor_desc<16x16xf16, #b> -> vector<16x16xf16>
+      %d = xegpu.dpas %va, %vb, %cst {layout_a = #l, layout_b = #b, layout_cd = #l}
+          : vector<16x16xf16>, vector<16x16xf16>, vector<16x16xf32> -> vector<16x16xf32>
+      xegpu.store_nd %d, %tc[0, 0] : vector<16x16xf32>, !xegpu.tensor_desc<16x16xf32, #l>
+      gpu.return
+    }
+    gpu.func @softmaxish(%a: memref<16x16xf32>, %c: memref<16x16xf32>) kernel {
+      %ta = xegpu.create_nd_tdesc %a : memref<16x16xf32> -> !xegpu.tensor_desc<16x16xf32, #l>
+      %tc = xegpu.create_nd_tdesc %c : memref<16x16xf32> -> !xegpu.tensor_desc<16x16xf32, #l>
+      %va = xegpu.load_nd %ta[0, 0] : !xegpu.tensor_desc<16x16xf32, #l> -> vector<16x16xf32>
+      %e = math.exp %va {layout_result_0 = #l} : vector<16x16xf32>
+      xegpu.store_nd %e, %tc[0, 0] : vector<16x16xf32>, !xegpu.tensor_desc<16x16xf32, #l>
+      gpu.return
+    }
+  }
+}
+"""
+
+
+def test_which_kernels_run_on_threads() -> None:
+    """Only kernels whose every vector-touching op has a threaded numba kernel (DPAS, block loads, stores,
+    prefetches) or only carries vectors run on numba's threads; element-wise math does not."""
+    prog = xesim.load(GEMM_AND_SOFTMAX)
+    eng = Engine(prog.module, out=io.StringIO(), err=io.StringIO())
+    assert parallel.threaded_kernel(eng, prog.module.lookup_symbol(("k", "gemm")))
+    assert not parallel.threaded_kernel(eng, prog.module.lookup_symbol(("k", "softmaxish")))
+
+
+def test_a_threaded_launch_uses_the_job_count_as_numba_threads(monkeypatch) -> None:
+    """A batched workgroup-level GEMM launch with --jobs 2 forks nothing, gives numba two threads while it runs
+    (and restores the count after), and computes the same bits as --jobs 1."""
+    import numba
+
+    from xesim.numerics import dpas as dpas_mod
+
+    seen = []
+    real = dpas_mod._compute
+
+    def spy(*a, **kw):  # noqa: ANN002, ANN003, ANN202
+        seen.append(numba.get_num_threads())
+        return real(*a, **kw)
+
+    monkeypatch.setattr(dpas_mod, "_compute", spy)
+    monkeypatch.setenv("XESIM_GRF", "off")
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((16, 16)).astype(np.float16)
+    b = rng.standard_normal((16, 16)).astype(np.float16)
+    prog = xesim.load(GEMM_AND_SOFTMAX)
+    outs = []
+    for jobs in (1, 2):
+        before, threaded, count = forked(), parallel.STATS["threads"], numba.get_num_threads()
+        res = xesim.launch(prog, "k::gemm", grid=(3, 1, 1), block=(32, 1, 1),
+                           args=[a, b, np.zeros((16, 16), np.float32)], jobs=jobs, grf="off")
+        assert forked() == before and numba.get_num_threads() == count
+        assert parallel.STATS["threads"] - threaded == (jobs == 2)
+        outs.append(res.arrays[2])
+    assert seen and seen[0] == 1 and seen[-1] == min(2, numba.config.NUMBA_NUM_THREADS)
+    np.testing.assert_array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))
 
 
 def test_a_bad_job_count_in_the_environment_is_a_diagnostic(monkeypatch) -> None:

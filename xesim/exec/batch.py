@@ -606,10 +606,14 @@ class _Block2D:
 
     def gather(self, sel: np.ndarray | None) -> np.ndarray:
         """The blocks of instances ``sel`` (None: all) as ``[len(sel), rows, width_units]`` units (numba row
-        copies)."""
+        copies, on numba's threads for large batches)."""
         start = self.start if sel is None else self.start[sel]
         out = np.empty((len(start), self.rows, self.width_units), self.flat.dtype)
-        _gather_blocks(self.flat, np.ascontiguousarray(start), self.pitch_units, out)
+        threads = _copy_threads(out.nbytes, len(start))
+        if threads > 1:
+            _gather_blocks_parallel(self.flat, np.ascontiguousarray(start), self.pitch_units, out, threads)
+        else:
+            _gather_blocks(self.flat, np.ascontiguousarray(start), self.pitch_units, out)
         return out
 
     def overlap(self) -> bool:
@@ -620,28 +624,71 @@ class _Block2D:
                                         self.rows, self.width_units))
 
     def scatter(self, tiles: np.ndarray) -> None:
-        """Write every instance's block from ``tiles [n, rows, width_units]`` (flat's unit type)."""
-        _scatter_blocks(self.flat, np.ascontiguousarray(self.start), self.pitch_units, np.ascontiguousarray(tiles))
+        """Write every instance's block from ``tiles [n, rows, width_units]`` (flat's unit type; blocks do not
+        overlap: :meth:`overlap`)."""
+        start, tiles = np.ascontiguousarray(self.start), np.ascontiguousarray(tiles)
+        threads = _copy_threads(tiles.nbytes, len(start))
+        if threads > 1:
+            _scatter_blocks_parallel(self.flat, start, self.pitch_units, tiles, threads)
+        else:
+            _scatter_blocks(self.flat, start, self.pitch_units, tiles)
+
+
+#: bytes a batched block copy must move before it is split over numba's threads
+PARALLEL_COPY_BYTES = 1 << 17
+
+
+def _copy_threads(nbytes: int, blocks: int) -> int:
+    """Threads for a block copy of ``nbytes`` over ``blocks`` instances: numba's thread count (``--jobs``) for
+    large copies, else 1."""
+    if nbytes < PARALLEL_COPY_BYTES or blocks < 2:
+        return 1
+    return min(numba.get_num_threads(), blocks)
 
 
 @numba.njit(cache=True)
 def _gather_blocks(flat, start, pitch, out):  # noqa: ANN001, ANN202
-    n, rows, w = out.shape
-    for b in range(n):
+    _gather_range(flat, start, pitch, out, 0, out.shape[0])
+
+
+@numba.njit(cache=True)
+def _gather_range(flat, start, pitch, out, lo, hi):  # noqa: ANN001, ANN202
+    rows, w = out.shape[1], out.shape[2]
+    for b in range(lo, hi):
         for r in range(rows):
             o = start[b] + r * pitch
             for c in range(w):
                 out[b, r, c] = flat[o + c]
 
 
+@numba.njit(cache=True, parallel=True)
+def _gather_blocks_parallel(flat, start, pitch, out, nchunks):  # noqa: ANN001, ANN202
+    n = out.shape[0]
+    for ch in numba.prange(nchunks):
+        _gather_range(flat, start, pitch, out, ch * n // nchunks, (ch + 1) * n // nchunks)
+
+
 @numba.njit(cache=True)
 def _scatter_blocks(flat, start, pitch, tiles):  # noqa: ANN001, ANN202
-    n, rows, w = tiles.shape
-    for b in range(n):
+    _scatter_range(flat, start, pitch, tiles, 0, tiles.shape[0])
+
+
+@numba.njit(cache=True)
+def _scatter_range(flat, start, pitch, tiles, lo, hi):  # noqa: ANN001, ANN202
+    rows, w = tiles.shape[1], tiles.shape[2]
+    for b in range(lo, hi):
         for r in range(rows):
             o = start[b] + r * pitch
             for c in range(w):
                 flat[o + c] = tiles[b, r, c]
+
+
+@numba.njit(cache=True, parallel=True)
+def _scatter_blocks_parallel(flat, start, pitch, tiles, nchunks):  # noqa: ANN001, ANN202
+    """Non-overlapping blocks (the caller checked): the chunks write disjoint units."""
+    n = tiles.shape[0]
+    for ch in numba.prange(nchunks):
+        _scatter_range(flat, start, pitch, tiles, ch * n // nchunks, (ch + 1) * n // nchunks)
 
 
 @numba.njit(cache=True)
@@ -953,4 +1000,5 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                 STATS["fallback"] += 1
                 run_workgroups(wgs)
 
+    run.level = level  # type: ignore[attr-defined] - read by xesim.exec.parallel (threads or processes)
     return run

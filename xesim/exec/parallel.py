@@ -43,7 +43,11 @@ frees global memory (``memref.alloc``/``alloca``/``realloc``/``dealloc``/``get_g
 ``dealloc`` outside SLM, private attributions: addresses must be the ones ``--jobs 1`` hands out), or calls a
 function without a body (runtime utilities print and allocate).  :func:`one_process_reason` names the reason.
 
-``--jobs N`` means N cores: a launch in one process lets numba's parallel DPAS use up to N threads; a spread
+A batched workgroup-level launch of a GEMM-like kernel (:func:`threaded_kernel`) is not spread: it runs here with
+numba's DPAS rows, B decoding and block copies split over the threads (its time is in those kernels; processes
+would each repeat the per-op work and pay the fork, copy-on-write faults and the merge).
+
+``--jobs N`` means N cores: a launch in one process lets numba's parallel kernels use up to N threads; a spread
 launch runs every process, the parent's chunk included, with one. A child sets numba to one thread, never returns
 into the caller (``os._exit`` after sending its result: no atexit handlers, no test-runner teardown) and leaves
 stdout/stderr alone; buffered output is flushed before the fork so it is not duplicated. A child that dies
@@ -85,8 +89,8 @@ SECONDS_PER_BYTE = 1e-9
 #: XESIM_JOBS_DEBUG=1: say on stderr how each launch was run and why
 DEBUG = bool(os.environ.get("XESIM_JOBS_DEBUG"))
 #: counts since start: launches run in one process for a reason / because they were too short, launches spread,
-#: worker processes forked
-STATS = {"one_process": 0, "too_short": 0, "spread": 0, "forked": 0}
+#: worker processes forked, batched workgroup-level launches run on numba's threads (:func:`threaded_kernel`)
+STATS = {"one_process": 0, "too_short": 0, "spread": 0, "forked": 0, "threads": 0}
 
 _ALLOC_OPS = frozenset({"memref.alloc", "memref.alloca", "memref.realloc", "memref.get_global", "gpu.alloc"})
 _FREE_OPS = frozenset({"memref.dealloc", "gpu.dealloc"})
@@ -172,6 +176,33 @@ def kernel_reason(engine: Any, kernel: Any) -> str | None:
     return None
 
 
+#: ops whose vector work runs in numba kernels split over numba's threads (xesim/numerics/dpas.py: rows of the
+#: batched DPAS; xesim/exec/batch.py: block copies), and ops that only carry vectors or build constants
+THREADED_VECTOR_OPS = frozenset({
+    "xegpu.dpas", "xegpu.load_nd", "xegpu.store_nd", "xegpu.prefetch_nd", "scf.for", "scf.yield", "scf.if",
+    "arith.constant"})
+
+
+def threaded_kernel(engine: Any, kernel: Any) -> bool:
+    """Whether every op of the kernel that touches a vector value is in :data:`THREADED_VECTOR_OPS` (cached per
+    kernel).  A batched workgroup-level launch of such a kernel -- a GEMM-like kernel: each op runs once for all
+    workgroups of a batch, and its time is in DPAS and block copies -- runs in one process with ``--jobs``
+    numba threads instead of forked processes: processes would each repeat the per-op work and pay the fork,
+    copy-on-write faults and the merge (about 15-25 ms per launch on a 2-core machine, measured with
+    tools/bench_jobs.py), while the threads split the kernels' work.  Other kernels (element-wise math, reductions:
+    numpy on one core) are spread over processes.  The choice is static, so a racy program still gets one result
+    per job count."""
+    cache: dict[int, bool] = engine.__dict__.setdefault("_threaded_kernels", {})
+    key = id(kernel)
+    if key not in cache:
+        def vector(v: Any) -> bool:
+            return isinstance(v.type, T.VectorType)
+
+        cache[key] = all(op.name in THREADED_VECTOR_OPS for op in kernel.walk()
+                         if op is not kernel and (any(map(vector, op.operands)) or any(map(vector, op.results))))
+    return cache[key]
+
+
 def _all_slm(values: Any) -> bool:
     """True when every memref / tensor_desc among ``values`` is in shared local memory (and there is one)."""
     from xesim.exec.ops.memref import is_workgroup_space
@@ -226,6 +257,12 @@ def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runne
     if reason is not None:
         STATS["one_process"] += 1
         _debug(engine, f"{len(workgroups)} workgroup(s) in one process: {reason}")
+        runner(workgroups)
+        return
+    if getattr(runner, "level", None) == "workgroup" and threaded_kernel(engine, kernel):
+        STATS["threads"] += 1
+        _debug(engine, f"{len(workgroups)} workgroups in one process, numba on {engine.jobs} threads: its vector "
+                       "work is all in ops with threaded kernels")
         runner(workgroups)
         return
     n = min(engine.jobs, len(workgroups))

@@ -456,8 +456,22 @@ def _decode16_rows(bbits, tb, lb, B, Bst, Btile):  # noqa: ANN001, ANN202
     column statistics for :func:`_columns_exact` from the power-of-two table ``lb`` (:func:`_lsb_table`):
     ``Bst[x, 0, j]`` = max |b| and ``Bst[x, 1, j]`` = the largest power of two dividing every b of column j;
     ``Btile[x]`` = the same over the whole tile (for :func:`_row_exact`)."""
-    nb, K, N = bbits.shape
-    for x in range(nb):
+    _decode16_tiles(bbits, tb, lb, B, Bst, Btile, 0, bbits.shape[0])
+
+
+@numba.njit(cache=True, parallel=True)
+def _decode16_rows_parallel(bbits, tb, lb, B, Bst, Btile, nchunks):  # noqa: ANN001, ANN202
+    """:func:`_decode16_rows` with the tiles cut into ``nchunks`` ranges decoded on numba's threads."""
+    nb = bbits.shape[0]
+    for ch in numba.prange(nchunks):
+        _decode16_tiles(bbits, tb, lb, B, Bst, Btile, ch * nb // nchunks, (ch + 1) * nb // nchunks)
+
+
+@numba.njit(cache=True)
+def _decode16_tiles(bbits, tb, lb, B, Bst, Btile, lo, hi):  # noqa: ANN001, ANN202
+    """:func:`_decode16_rows` for tiles ``lo`` to ``hi - 1``."""
+    K, N = bbits.shape[1], bbits.shape[2]
+    for x in range(lo, hi):
         for j in range(N):
             Bst[x, 0, j] = 0.0
             Bst[x, 1, j] = np.inf
@@ -839,12 +853,17 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
             B = np.empty((nb, K, N), np.float64)
             Bst = np.empty((nb, 2, N), np.float64)
             Btile = np.empty((nb, 2), np.float64)
-            _decode16_rows(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile)
+            threads = numba.get_num_threads() if work >= _PARALLEL_MIN_WORK else 1
+            if threads > 1 and nb > 1:
+                _decode16_rows_parallel(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile,
+                                        min(threads, nb))
+            else:
+                _decode16_rows(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile)
             out32 = out.view(np.float32)  # every result is an f32 value: written as float32, NaN patterns after
             args = (abits, _decode_table(*akey), _lsb_table(*akey), B, Bst, Btile, C32, C32.view(np.uint32), out32,
                     cfg[_DEPTH], nsteps)
-            if work >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
-                checked = _fast16_parallel(*args, numba.get_num_threads())
+            if threads > 1:
+                checked = _fast16_parallel(*args, threads)
             else:
                 checked = _fast16_rows(*args, 0, nb * M)
             if checked:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
