@@ -8,14 +8,9 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-import os as _os
+from xesim import process_tuning as _process_tuning  # noqa: E402
 
-# numba's OpenMP worker threads (--jobs N: parallel DPAS rows and block copies, xesim/exec/parallel.py) sleep soon
-# after a parallel region; the regions of one workgroup-level launch come 0.1-1 ms apart, and waking the workers
-# for each cost 10-30% of a 0.2 s launch (measured with tools/bench_jobs.py).  About 1,000,000 spins (~25 ms
-# after the last region) keep them awake through a launch.  Read when the OpenMP runtime loads; a value the
-# user set is kept.
-_os.environ.setdefault("GOMP_SPINCOUNT", "1000000")
+_process_tuning.apply()
 
 from xesim.api import LaunchResult, Program, RunResult, launch, load  # noqa: E402
 

@@ -591,14 +591,3 @@ def test_a_bad_job_count_in_the_environment_is_a_diagnostic(monkeypatch) -> None
     with pytest.raises(DiagnosticError, match="XESIM_JOBS must be a positive integer"):
         Engine(xesim.load(FILL).module)
 
-
-@pytest.mark.parametrize("user", [None, "77"])
-def test_openmp_workers_spin_through_a_launch_unless_the_user_says_otherwise(user: str | None) -> None:
-    """Importing xesim sets GOMP_SPINCOUNT (numba's OpenMP workers stay awake between the parallel kernels of a
-    launch) only when the environment does not set it."""
-    env = {k: v for k, v in os.environ.items() if k != "GOMP_SPINCOUNT"}
-    if user is not None:
-        env["GOMP_SPINCOUNT"] = user
-    out = subprocess.run([sys.executable, "-c", "import os, xesim; print(os.environ['GOMP_SPINCOUNT'])"],
-                         capture_output=True, text=True, env=env, check=True).stdout.strip()
-    assert out == (user or "1000000")
