@@ -849,6 +849,7 @@ def _dpas(op: Any, cx: BatchCompiler):
     from xesim.exec.ops.xegpu import _operand, _type_name
     from xesim.exec.registry import IMPLS
     from xesim.exec.values import dtype_of
+    from xesim.exec.vnni import unpack as unpack_vnni
     from xesim.numerics.dpas import dpas, model_from_target
 
     step = IMPLS[op.name](op, cx)
@@ -876,7 +877,7 @@ def _dpas(op: Any, cx: BatchCompiler):
         a = stacked(fr[s_a], n)
         b = stacked(fr[s_b], n)
         if vnni:
-            b = np.swapaxes(b, -1, -2).reshape(n, k, nn)
+            b = unpack_vnni(b)  # [n, K/v, N, v] -> [n, K, N]
         c = stacked(fr[s_c], n) if s_c is not None else None
         try:
             d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target)

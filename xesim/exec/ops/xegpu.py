@@ -462,7 +462,9 @@ def compile_load_nd(op: Any, cx: Any, res: int, out_shape: tuple[int, ...] | Non
             rp = -(-rows // v) * v
             if rp != rows:
                 blocks = np.concatenate([blocks, np.zeros((*lead, a, rp - rows, cols), dt)], axis=-2)
-            out = np.swapaxes(blocks.reshape(*lead, a, rp // v, v, cols), -1, -2)
+            from xesim.exec import vnni  # numba: imported when a packed load first runs
+
+            out = vnni.pack(blocks, v)  # [..., a, rp/v, C, v]
         elif mode in ("transpose", "tnarrow"):
             out = np.swapaxes(blocks, -1, -2)
         else:  # tvnni: res[k][n][p] = T[n][v*k + p]
