@@ -15,56 +15,44 @@ PARALLEL_BYTES = 1 << 17
 
 
 @numba.njit(cache=True)
-def _pack_range(src, out, lo, hi):  # noqa: ANN001, ANN202
-    v = out.shape[3]
+def _copy_range(flat, packed, lo, hi, to_packed):  # noqa: ANN001, ANN202
+    """Tiles ``lo`` to ``hi - 1``: ``packed[b, k2, n, p]`` <-> ``flat[b, v*k2 + p, n]``, into ``packed`` when
+    ``to_packed``, else into ``flat``."""
+    v = packed.shape[3]
     for b in range(lo, hi):
-        for k2 in range(out.shape[1]):
+        for k2 in range(packed.shape[1]):
             for p in range(v):
-                for n in range(out.shape[2]):
-                    out[b, k2, n, p] = src[b, v * k2 + p, n]
+                if to_packed:
+                    for n in range(packed.shape[2]):
+                        packed[b, k2, n, p] = flat[b, v * k2 + p, n]
+                else:
+                    for n in range(packed.shape[2]):
+                        flat[b, v * k2 + p, n] = packed[b, k2, n, p]
 
 
 @numba.njit(cache=True)
-def _unpack_range(src, out, lo, hi):  # noqa: ANN001, ANN202
-    v = src.shape[3]
-    for b in range(lo, hi):
-        for k2 in range(src.shape[1]):
-            for p in range(v):
-                for n in range(src.shape[2]):
-                    out[b, v * k2 + p, n] = src[b, k2, n, p]
-
-
-@numba.njit(cache=True)
-def _pack(src, out):  # noqa: ANN001, ANN202
-    _pack_range(src, out, 0, src.shape[0])
-
-
-@numba.njit(cache=True)
-def _unpack(src, out):  # noqa: ANN001, ANN202
-    _unpack_range(src, out, 0, src.shape[0])
+def _copy(flat, packed, to_packed):  # noqa: ANN001, ANN202
+    _copy_range(flat, packed, 0, flat.shape[0], to_packed)
 
 
 @numba.njit(cache=True, parallel=True)
-def _pack_parallel(src, out, nchunks):  # noqa: ANN001, ANN202
-    n = src.shape[0]
+def _copy_parallel(flat, packed, to_packed, nchunks):  # noqa: ANN001, ANN202
+    n = flat.shape[0]
     for ch in numba.prange(nchunks):
-        _pack_range(src, out, ch * n // nchunks, (ch + 1) * n // nchunks)
-
-
-@numba.njit(cache=True, parallel=True)
-def _unpack_parallel(src, out, nchunks):  # noqa: ANN001, ANN202
-    n = src.shape[0]
-    for ch in numba.prange(nchunks):
-        _unpack_range(src, out, ch * n // nchunks, (ch + 1) * n // nchunks)
+        _copy_range(flat, packed, ch * n // nchunks, (ch + 1) * n // nchunks, to_packed)
 
 
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
-def _threads(nbytes: int, count: int) -> int:
-    if nbytes < PARALLEL_BYTES or count < 2:
-        return 1
-    return min(numba.get_num_threads(), count)
+def _run(flat: np.ndarray, packed: np.ndarray, to_packed: bool) -> None:
+    """:func:`_copy_range` over every tile, on numba's threads for large batches."""
+    count = flat.shape[0]
+    threads = 1 if flat.nbytes < PARALLEL_BYTES or count < 2 else min(numba.get_num_threads(), count)
+    if threads > 1:
+        _copy_parallel(flat, packed, to_packed, threads)
+    else:
+        _copy(flat, packed, to_packed)
 
 
 def pack(tiles: np.ndarray, v: int) -> np.ndarray:
@@ -74,11 +62,7 @@ def pack(tiles: np.ndarray, v: int) -> np.ndarray:
     src = np.ascontiguousarray(tiles).reshape(-1, k, n)
     u = src.view(_UNSIGNED[src.dtype.itemsize])
     out = np.empty((src.shape[0], k // v, n, v), u.dtype)
-    threads = _threads(out.nbytes, src.shape[0])
-    if threads > 1:
-        _pack_parallel(u, out, threads)
-    else:
-        _pack(u, out)
+    _run(u, out, True)
     return out.view(tiles.dtype).reshape(*lead, k // v, n, v)
 
 
@@ -88,9 +72,5 @@ def unpack(packed: np.ndarray) -> np.ndarray:
     src = np.ascontiguousarray(packed).reshape(-1, k2, n, v)
     u = src.view(_UNSIGNED[src.dtype.itemsize])
     out = np.empty((src.shape[0], k2 * v, n), u.dtype)
-    threads = _threads(out.nbytes, src.shape[0])
-    if threads > 1:
-        _unpack_parallel(u, out, threads)
-    else:
-        _unpack(u, out)
+    _run(out, u, False)
     return out.view(packed.dtype).reshape(*lead, k2 * v, n)
