@@ -85,8 +85,9 @@ PROGRAMS = ["examples/sg_gemm_f16.mlir", "examples/lane_gemm_f16.mlir", "example
             "tests/e2e/kernel_slm_barrier_async.mlir", "tests/e2e/wg_gemm_256x256_sg8x4.mlir"]
 
 
-#: the one whose GEMM-like workgroup-level kernel runs on numba's threads instead of processes (threaded_kernel)
-THREADED = {"tests/e2e/wg_gemm_256x256_sg8x4.mlir"}
+#: those whose GEMM-like SG/WG-level kernels run on numba's threads instead of processes (threaded_kernel)
+THREADED = {"tests/e2e/wg_gemm_256x256_sg8x4.mlir", "examples/sg_gemm_f16.mlir",
+            "tests/e2e/xegpu_gemm_bf16_kloop.mlir"}
 
 
 @pytest.mark.parametrize("path", PROGRAMS)

@@ -43,7 +43,7 @@ frees global memory (``memref.alloc``/``alloca``/``realloc``/``dealloc``/``get_g
 ``dealloc`` outside SLM, private attributions: addresses must be the ones ``--jobs 1`` hands out), or calls a
 function without a body (runtime utilities print and allocate).  :func:`one_process_reason` names the reason.
 
-A batched workgroup-level launch of a GEMM-like kernel (:func:`threaded_kernel`) is not spread: it runs here with
+A batched workgroup- or subgroup-level launch of a GEMM-like kernel (:func:`threaded_kernel`) is not spread: it runs here with
 numba's DPAS rows, B decoding and block copies split over the threads (its time is in those kernels; processes
 would each repeat the per-op work and pay the fork, copy-on-write faults and the merge).
 
@@ -89,7 +89,7 @@ SECONDS_PER_BYTE = 1e-9
 #: XESIM_JOBS_DEBUG=1: say on stderr how each launch was run and why
 DEBUG = bool(os.environ.get("XESIM_JOBS_DEBUG"))
 #: counts since start: launches run in one process for a reason / because they were too short, launches spread,
-#: worker processes forked, batched workgroup-level launches run on numba's threads (:func:`threaded_kernel`)
+#: worker processes forked, batched SG/WG-level launches run on numba's threads (:func:`threaded_kernel`)
 STATS = {"one_process": 0, "too_short": 0, "spread": 0, "forked": 0, "threads": 0}
 
 _ALLOC_OPS = frozenset({"memref.alloc", "memref.alloca", "memref.realloc", "memref.get_global", "gpu.alloc"})
@@ -183,15 +183,21 @@ THREADED_VECTOR_OPS = frozenset({
     "arith.constant"})
 
 
+#: levels whose batched launches of a :func:`threaded_kernel` run on threads: an instance is a subgroup's or a
+#: workgroup's whole tile, so each op is one large numba call for the batch (at VC and lane level an instance's
+#: ops are small and Python-bound: processes)
+THREADED_LEVELS = frozenset({"workgroup", "subgroup"})
+
+
 def threaded_kernel(engine: Any, kernel: Any) -> bool:
     """Whether every op of the kernel that touches a vector value is in :data:`THREADED_VECTOR_OPS` (cached per
-    kernel).  A batched workgroup-level launch of such a kernel -- a GEMM-like kernel: each op runs once for all
-    workgroups of a batch, and its time is in DPAS and block copies -- runs in one process with ``--jobs``
-    numba threads instead of forked processes: processes would each repeat the per-op work and pay the fork,
-    copy-on-write faults and the merge (about 15-25 ms per launch on a 2-core machine, measured with
-    tools/bench_jobs.py), while the threads split the kernels' work.  Other kernels (element-wise math, reductions:
-    numpy on one core) are spread over processes.  The choice is static, so a racy program still gets one result
-    per job count."""
+    kernel).  A batched workgroup- or subgroup-level launch of such a kernel (:data:`THREADED_LEVELS`) -- a
+    GEMM-like kernel: each op runs once for all instances of a batch, and its time is in DPAS and block copies --
+    runs in one process with ``--jobs`` numba threads instead of forked processes: processes would each repeat the
+    per-op work and pay the fork, copy-on-write faults and the merge (about 15-40 ms per launch on a 2-core
+    machine, measured with tools/bench_jobs.py), while the threads split the kernels' work.  Other kernels
+    (element-wise math, reductions: numpy on one core) are spread over processes.  The choice is static, so a
+    racy program still gets one result per job count."""
     cache: dict[int, bool] = engine.__dict__.setdefault("_threaded_kernels", {})
     key = id(kernel)
     if key not in cache:
@@ -259,7 +265,7 @@ def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runne
         _debug(engine, f"{len(workgroups)} workgroup(s) in one process: {reason}")
         runner(workgroups)
         return
-    if getattr(runner, "level", None) == "workgroup" and threaded_kernel(engine, kernel):
+    if getattr(runner, "level", None) in THREADED_LEVELS and threaded_kernel(engine, kernel):
         STATS["threads"] += 1
         _debug(engine, f"{len(workgroups)} workgroups in one process, numba on {engine.jobs} threads: its vector "
                        "work is all in ops with threaded kernels")
