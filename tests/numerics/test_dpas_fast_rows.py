@@ -254,3 +254,32 @@ def test_threaded_b_decoding_matches_the_serial_one(chunks: int) -> None:
     for x, y in zip(*out):
         np.testing.assert_array_equal(x, y)
     assert out[0][0][2, 4, 5] == float(bits[2, 4, 5].view(np.float16))  # one value by hand
+
+
+def test_threaded_rows_give_the_bits_of_one_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch large enough for the threaded kernel (rows in dynamically handed-out chunks) gives the bits of the
+    one-thread kernel, including columns that take the checked way (huge values, infinities, NaNs) spread over
+    the chunks, whose count decides the final NaN scan."""
+    import numba
+
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("numba has one thread on this machine: there is no threaded kernel to compare")
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((64, 32, 32)).astype(np.float16)
+    b = rng.standard_normal((64, 32, 32)).astype(np.float16)
+    c = rng.standard_normal((64, 32, 32)).astype(np.float32)
+    a[5, 3, 7], a[40, 0, 1], b[63, 2, 9] = np.inf, 60000.0, np.nan
+    c[17, 30, 4] = 3.0e38
+    m = model_from_target(TARGET)
+    assert 64 * 32 * 32 * 2 >= dpas_mod._PARALLEL_MIN_WORK  # tiles x M x N x K steps: the threaded path
+    prev = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET)
+        numba.set_num_threads(2)
+        two = dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET)
+    finally:
+        numba.set_num_threads(prev)
+    np.testing.assert_array_equal(one.view(np.uint32), two.view(np.uint32))
+    assert np.isnan(two).any() and np.isinf(two).any()
+    assert _reference_bits(a[40], b[40], c[40], "f16", 0, 3) == int(two[40, 0, 3].view(np.uint32))

@@ -81,6 +81,7 @@ ACC_TYPES: dict[str, Any] = {"f32": np.dtype(np.float32), "f16": np.dtype(np.flo
                              "u32": np.dtype(np.uint32)}
 _ALL_TYPES = set(FLOAT_SOURCE_TYPES) | set(INT_SOURCE_TYPES) | set(ACC_TYPES)
 
+_CHUNKS_PER_THREAD = 8  # row ranges per numba thread in _fast16_parallel (dynamic scheduling)
 _PARALLEL_MIN_WORK = 1 << 17  # output elements x K steps from which rows run in parallel
 
 
@@ -863,7 +864,13 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
             args = (abits, _decode_table(*akey), _lsb_table(*akey), B, Bst, Btile, C32, C32.view(np.uint32), out32,
                     cfg[_DEPTH], nsteps)
             if threads > 1:
-                checked = _fast16_parallel(*args, threads)
+                # more chunks than threads, handed out one at a time: a thread slowed down (a busy core) takes
+                # fewer of them instead of holding the whole call up
+                prev = numba.set_parallel_chunksize(1)
+                try:
+                    checked = _fast16_parallel(*args, threads * _CHUNKS_PER_THREAD)
+                finally:
+                    numba.set_parallel_chunksize(prev)
             else:
                 checked = _fast16_rows(*args, 0, nb * M)
             if checked:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
