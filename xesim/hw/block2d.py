@@ -591,9 +591,11 @@ def _split_tile(target: Target, elem_bytes: int, tile_h: int, tile_w: int, kind:
     def legal(w: int, h: int, b: int) -> bool:
         return _shape_legal(target, Block(elem_bytes, w, h, b, transpose, vnni), kind)
 
-    wc = sorted(((w * b, w, b) for b in lengths for w in range(1, wmax + 1) if legal(w, hmin, b)), reverse=True)
+    # pieces wider (taller) than the tile are never chosen (_chunks), so they are not checked
+    wc = sorted(((w * b, w, b) for b in lengths for w in range(1, min(wmax, tile_w // b) + 1) if legal(w, hmin, b)),
+                reverse=True)
     cols = _chunks(tile_w, wc, array_length, policy, f"a tile width of {tile_w} elements")
-    hc = sorted(((h, h, 1) for h in range(hmin, hmax + 1) if all(legal(w, h, b) for _, w, b in cols)),
+    hc = sorted(((h, h, 1) for h in range(hmin, min(hmax, tile_h) + 1) if all(legal(w, h, b) for _, w, b in cols)),
                 reverse=True)
     rows = _chunks(tile_h, hc, 1, policy, f"a tile height of {tile_h} rows")
     ys = np.cumsum([0] + [h for h, _, _ in rows])[:-1]
