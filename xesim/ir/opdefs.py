@@ -9,7 +9,10 @@ region and successor, duplicate ops.  Problems raise :class:`OpDefError` naming 
 from __future__ import annotations
 
 import functools
+import hashlib
+import pickle
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +21,7 @@ from typing import Any
 from xesim.ir import format as fmt
 from xesim.ir.constraints import CONSTRAINTS, INFER_FUNCTIONS, INFER_LITERALS, constraint_names
 from xesim.paths import ISA_DIR  # noqa: E402
+from xesim.user_cache import cache_subdir, write_atomically
 
 ATTR_KINDS = {
     "int", "i64", "i32", "i8", "index", "bool", "unit", "string", "symbol", "symbol_ref", "type",
@@ -179,11 +183,12 @@ def _operand_list(items: list[dict], where: str) -> list[OperandDef]:
     return out
 
 
-def _load_dialect_file(path: Path, ops: dict[str, OpDef], enums: dict[str, EnumDef]) -> None:
+def _load_dialect_file(path: Path, ops: dict[str, OpDef], enums: dict[str, EnumDef],
+                       text: str | None = None) -> None:
     from xesim.ir import directives  # registry of custom<...> directives
     from xesim.verify import predicates  # registry of named verifier predicates
 
-    data = tomllib.loads(path.read_text())
+    data = tomllib.loads(path.read_text() if text is None else text)
     dialect = data.get("dialect", {}).get("name", path.stem)
     for ename, e in data.get("enums", {}).items():
         enums[ename] = EnumDef(ename, list(e["cases"]), e.get("storage", "int"), e.get("attr"))
@@ -328,13 +333,74 @@ def _custom_types(elements: list, name: str) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def load_registry(isa_dir: str | None = None) -> Registry:
-    """Load and check every dialect definition (cached)."""
+    """Load and check every dialect definition (cached in the process, and across processes in the user cache).
+
+    Parsing and checking the TOML files takes about 0.1 s, an eighth of a small program's run; the checked
+    :class:`Registry` is therefore also kept as a pickle in ``<cache>/registry`` (:mod:`xesim.user_cache`),
+    named by a digest of everything it is derived from (:func:`_registry_digest`): a changed dialect file or a
+    changed xesim gives a new name, so a stale registry is never read.  An unreadable or damaged cache file
+    is ignored and rewritten; definitions with errors raise :class:`OpDefError` every time (only checked
+    registries are cached).  Only xesim's own definitions (``isa/dialects``) are cached: another ``isa_dir``
+    (tests, experiments) is parsed every time and leaves nothing behind."""
     base = Path(isa_dir) if isa_dir else ISA_DIR
-    ops: dict[str, OpDef] = {}
-    enums: dict[str, EnumDef] = {}
     files = sorted((base / "dialects").glob("*.toml"))
     if not files:
         raise OpDefError(f"no dialect definitions found in {base / 'dialects'}")
-    for path in files:
-        _load_dialect_file(path, ops, enums)
-    return Registry(ops, enums)
+    texts = [(path, path.read_bytes()) for path in files]
+    digest = _registry_digest(texts) if base.resolve() == ISA_DIR.resolve() else None  # xesim's own ISA only
+    cached = _read_cached_registry(digest) if digest else None
+    if cached is not None:
+        return cached
+    ops: dict[str, OpDef] = {}
+    enums: dict[str, EnumDef] = {}
+    for path, data in texts:
+        _load_dialect_file(path, ops, enums, data.decode())
+    registry = Registry(ops, enums)
+    if digest:
+        _write_cached_registry(digest, registry)
+    return registry
+
+
+#: bumped when the cached registry's layout changes in a way the source digest would not notice
+REGISTRY_CACHE_VERSION = "1"
+
+
+def _registry_digest(texts: list[tuple[Path, bytes]]) -> str:
+    """sha256 of the dialect files (names and bytes) and of the Python sources a registry is built by or
+    refers to (the IR package, the verifier's predicates), the Python version and the cache version."""
+    h = hashlib.sha256(f"registry {REGISTRY_CACHE_VERSION} {sys.version}".encode())
+    for path, data in texts:
+        h.update(path.name.encode() + b"\0" + data + b"\0")
+    here = Path(__file__).resolve().parent
+    sources = sorted(here.rglob("*.py")) + sorted((here.parent / "verify").glob("*.py"))
+    for src in sources:
+        h.update(str(src.relative_to(here.parent)).encode() + b"\0" + src.read_bytes() + b"\0")
+    return h.hexdigest()[:32]
+
+
+def _read_cached_registry(digest: str) -> Registry | None:
+    d = cache_subdir("registry")
+    path = d / f"registry-{digest}.pickle" if d is not None else None
+    if path is None or not path.exists():
+        return None
+    try:
+        registry = pickle.loads(path.read_bytes())
+    except Exception:  # noqa: BLE001 - a damaged or foreign file: rebuilt and rewritten
+        return None
+    return registry if isinstance(registry, Registry) else None
+
+
+def _write_cached_registry(digest: str, registry: Registry) -> None:
+    """Write the registry under its digest and remove the registries of other digests (older xesims or
+    definitions); best effort: a cache that refuses writes only costs the next process the parse."""
+    d = cache_subdir("registry")
+    if d is None:
+        return
+    name = f"registry-{digest}.pickle"
+    if write_atomically(d / name, pickle.dumps(registry, protocol=pickle.HIGHEST_PROTOCOL)):
+        for old in d.glob("registry-*.pickle"):
+            if old.name != name:
+                try:
+                    old.unlink()
+                except OSError:
+                    pass

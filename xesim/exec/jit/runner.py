@@ -40,6 +40,7 @@ from xesim.exec.interpreter import ExecFault
 from xesim.exec.jit import codegen
 from xesim.exec.values import MemRefValue, dtype_of
 from xesim.hw.memory import MemoryFault
+from xesim.user_cache import cache_subdir
 
 #: Counters for tests and ``XESIM_JIT_DEBUG``: nests generated / rejected, compiled runs, fallbacks.
 STATS = {"generated": 0, "unsupported": 0, "runs": 0, "fallbacks": 0, "compile_failures": 0, "checked": 0}
@@ -55,17 +56,13 @@ def debug(msg: str) -> None:
 
 
 def cache_dir() -> Path:
-    """``$XESIM_CACHE_DIR/jit`` or ``~/.cache/xesim/jit`` (a temporary directory if neither is writable)."""
-    base = os.environ.get("XESIM_CACHE_DIR")
-    root = Path(base) if base else Path.home() / ".cache" / "xesim"
-    d = root / "jit"
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-        return d
-    except OSError:
+    """``$XESIM_CACHE_DIR/jit`` or ``~/.cache/xesim/jit`` (:mod:`xesim.user_cache`); a temporary directory if
+    neither is writable."""
+    d = cache_subdir("jit")
+    if d is None:
         d = Path(tempfile.gettempdir()) / f"xesim-jit-{os.getuid() if hasattr(os, 'getuid') else 0}"
         d.mkdir(parents=True, exist_ok=True)
-        return d
+    return d
 
 
 def runtime_digest() -> str:
