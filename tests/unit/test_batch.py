@@ -343,3 +343,30 @@ def test_threaded_block_copies_move_the_same_units() -> None:
         got = flat.copy()
         batch._scatter_blocks_parallel(got, starts, 64, tiles, chunks)
         np.testing.assert_array_equal(got, ref)
+
+
+SLICES = """      %v = xegpu.load_nd %ti[%r, %c] : !xegpu.tensor_desc<8x16xf32> -> vector<8x16xf32>
+      %z = arith.constant dense<0.0> : vector<8x16xf32>
+      %mid = vector.extract_strided_slice %v {offsets = [2, 0], sizes = [4, 16], strides = [1, 1]} : vector<8x16xf32> to vector<4x16xf32>
+      %lo = vector.insert_strided_slice %mid, %z {offsets = [1, 0], strides = [1, 1]} : vector<4x16xf32> into vector<8x16xf32>
+      %row = vector.extract %v[0] : vector<16xf32> from vector<8x16xf32>
+      %w = vector.insert %row, %lo [7] : vector<16xf32> into vector<8x16xf32>
+      xegpu.store_nd %w, %to[%r, %c] : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>"""
+
+
+def test_static_vector_slicing_is_batched_and_exact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """vector.extract / insert / extract_strided_slice / insert_strided_slice with static positions run once on
+    the batch's stack (xesim/exec/batch_vector.py), not once per instance, with the per-instance result."""
+    calls = []
+    each = batch.run_each
+    monkeypatch.setattr(batch, "run_each", lambda *a: calls.append(a) or each(*a))
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(SLICES))
+    assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
+    per_instance_calls = len(calls)
+    calls.clear()
+    _both_ways(tmp_path, monkeypatch, _gemm_like(SLICES.replace("%v[0]", "%v[%c0]")))  # dynamic: per instance
+    assert per_instance_calls == 0 and len(calls) == 1
+    out = _matrix(got[1])
+    # tile row t of the workgroup at row r0: 1 <= t <= 4 -> A[r0 + t + 1], t = 7 -> A[r0], else 0; A = 100 i + j
+    assert out[0][5] == 0 and out[1][5] == 205 and out[4][2] == 502 and out[6][9] == 0 and out[7][4] == 4
+    assert out[25][17] == 2617 and out[31][20] == 2420

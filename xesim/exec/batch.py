@@ -1003,3 +1003,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
 
     run.level = level  # type: ignore[attr-defined] - read by xesim.exec.parallel (threads or processes)
     return run
+
+
+# batched vector data-movement ops register themselves in BATCH_IMPLS
+from xesim.exec import batch_vector  # noqa: E402,F401

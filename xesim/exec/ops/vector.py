@@ -918,14 +918,40 @@ def _insertelement(op: Any, cx: Any):
 def _extract_strided_slice(op: Any, cx: Any):
     s = cx.slot(op.operands[0])
     res = cx.slot(op.results[0])
-    offs = int_list_attr(op, "offsets") or []
-    sizes = int_list_attr(op, "sizes") or []
-    strides = int_list_attr(op, "strides") or [1] * len(offs)
-    sl = tuple(slice(o, o + (n - 1) * st + 1, st) for o, n, st in zip(offs, sizes, strides))
+    sl = extract_strided_index(op)
 
     def step(fr: list) -> None:
         fr[res] = np.ascontiguousarray(fr[s][sl])
     return step
+
+
+def extract_strided_index(op: Any) -> tuple[slice, ...]:
+    """The numpy index of ``vector.extract_strided_slice``'s result in its source (offsets, sizes, strides)."""
+    offs = int_list_attr(op, "offsets") or []
+    sizes = int_list_attr(op, "sizes") or []
+    strides = int_list_attr(op, "strides") or [1] * len(offs)
+    return tuple(slice(o, o + (n - 1) * st + 1, st) for o, n, st in zip(offs, sizes, strides))
+
+
+def insert_strided_index(op: Any) -> tuple:
+    """The numpy index ``vector.insert_strided_slice`` writes its source to in the destination: the leading
+    offsets beyond the source's rank as integers, then a strided slice per source dimension."""
+    offs = int_list_attr(op, "offsets") or []
+    strides = int_list_attr(op, "strides") or []
+    sshape = tuple(op.operands[0].type.shape)
+    lead = len(offs) - len(sshape)
+    return tuple(offs[:lead]) + tuple(
+        slice(o, o + (n - 1) * st + 1, st) for o, n, st in zip(offs[lead:], sshape, strides)
+    )
+
+
+def static_position(op: Any) -> tuple[int, ...] | None:
+    """The position of a ``vector.extract`` / ``vector.insert`` when every index is static and none is poison
+    (the index tuple :func:`_position`'s getter returns for it), else None."""
+    static = int_list_attr(op, "static_position", "position")
+    if static is None or DYNAMIC_INDEX in static or POISON in static:
+        return None
+    return tuple(static)
 
 
 @impl("vector.insert_strided_slice")
@@ -933,13 +959,7 @@ def _insert_strided_slice(op: Any, cx: Any):
     v = cx.slot(op.operands[0])
     d = cx.slot(op.operands[1])
     res = cx.slot(op.results[0])
-    offs = int_list_attr(op, "offsets") or []
-    strides = int_list_attr(op, "strides") or []
-    sshape = tuple(op.operands[0].type.shape)
-    lead = len(offs) - len(sshape)
-    sl = tuple(offs[:lead]) + tuple(
-        slice(o, o + (n - 1) * st + 1, st) for o, n, st in zip(offs[lead:], sshape, strides)
-    )
+    sl = insert_strided_index(op)
 
     def step(fr: list) -> None:
         out = np.array(fr[d], copy=True)
