@@ -6,7 +6,9 @@ by tens of percent over minutes, short kernels (the WG GEMM launch takes about 0
 tool runs each workload's program (tools/bench.py ``WORKLOADS``) once in a child process and, at its second (warm)
 kernel launch, repeats that launch ``2 x PAIRS`` times alternating the job counts (``--jobs 1,2``: 1, 2, 1, 2,
 ...), so both counts see the same machine state.  It prints, per workload and job count, the best and the median
-launch time and the speed-ups of both over the first job count; the program's output is checked as in bench.py.
+launch time, the speed-ups of both over the first job count, and ``x pairs``: the median of the speed-ups of each
+launch over the baseline launch just before it (a drift of the machine's speed between minutes cancels out of each
+pair); the program's output is checked as in bench.py.
 The kernels accumulate into C, so every repeated launch adds A·B once more (same work, other values): the output
 is checked on a separate plain run of the program (bench.py's child) instead.
 
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [int(j) for j in args.jobs.split(",")]
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    print(f"{'workload':10} {'jobs':>4} {'best s':>8} {'median s':>9} {'x best':>7} {'x median':>9}")
+    print(f"{'workload':10} {'jobs':>4} {'best s':>8} {'median s':>9} {'x best':>7} {'x median':>9} {'x pairs':>8}")
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only or C_WORKLOADS:
             w = bench.WORKLOADS[name]
@@ -102,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
             base_best, base_med = min(times[jobs[0]]), statistics.median(times[jobs[0]])
             for j in jobs:
                 best, med = min(times[j]), statistics.median(times[j])
-                print(f"{name:10} {j:>4} {best:8.3f} {med:9.3f} {base_best / best:7.2f} {base_med / med:9.2f}")
+                pair_x = statistics.median(b / t for b, t in zip(times[jobs[0]], times[j]))
+                print(f"{name:10} {j:>4} {best:8.3f} {med:9.3f} {base_best / best:7.2f} {base_med / med:9.2f} "
+                      f"{pair_x:8.2f}")
     return 0
 
 
