@@ -151,6 +151,8 @@ def merge(active: tuple[int, ...], new: Any, old: Any, lanes: int) -> Any:
 
 def require_whole_subgroup(ks: Any) -> None:
     """Collective ops need every lane of the subgroup (spec §3.2 SIMT: subgroup-collective)."""
+    if ks.lane_mask is ks.full_mask and len(ks.full_mask) == ks.lane_count:
+        return  # the common case, without comparing the masks lane by lane (a batch has thousands of lanes)
     if ks.lane_mask != ks.full_mask or len(ks.full_mask) != ks.lane_count:
         if len(ks.full_mask) != ks.lane_count:
             raise ExecFault(f"is subgroup-collective but the subgroup has only {len(ks.full_mask)} of "

@@ -173,7 +173,7 @@ def _load_nd(op: Any, cx: Any):
             b, sg = ks.lane_batch, ks.subgroup_size
             d, offs = batch.group_block_starts(fr, s_td, get_off, b, sg)
             tiles = batch.block_gather(cx.engine, op, d, offs, info).reshape(b, -1)
-            frags = tiles[:, flat_idx].reshape(b * sg, -1)
+            frags = np.take(tiles, flat_idx, axis=1).reshape(b * sg, -1)  # take: C-ordered, no transposed copy
             fr[res] = Varying.from_stack(frags.astype(out_dt, copy=False))
             return
         saved = _make_uniform(fr, uni, ks, "the descriptor or offset of a block load")
@@ -321,7 +321,7 @@ def _dpas(op: Any, cx: Any):
             except ValueError as exc:
                 raise ExecFault(str(exc)) from None
             d = np.asarray(d).astype(rdt, copy=False).reshape(g, -1)
-            fr[res] = Varying.from_stack(d[:, d_idx].reshape(g * n, -1))
+            fr[res] = Varying.from_stack(np.take(d, d_idx.reshape(-1), axis=1).reshape(g * n, -1))
             return
         a = to_a(stacked(fr[s_a], n))
         b = to_b(stacked(fr[s_b], n))
@@ -354,7 +354,9 @@ def _fragments_to_matrix(layout: DpasLayout, operand: str):
     def to_matrix(frags: np.ndarray) -> np.ndarray:
         """``[lanes, fragment]`` -> the matrix; ``[B, lanes, fragment]`` -> ``[B, rows, cols]``."""
         if frags.ndim == 3:
-            return frags.reshape(len(frags), -1)[:, inv].reshape(len(frags), rows, cols)
+            # np.take returns C order; frags[:, inv] would be laid out batch-innermost, and every later
+            # contiguous copy (the DPAS batch) would transpose it
+            return np.take(frags.reshape(len(frags), -1), inv, axis=1).reshape(len(frags), rows, cols)
         return frags.reshape(-1)[inv].reshape(rows, cols)
 
     return to_matrix
