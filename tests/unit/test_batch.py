@@ -370,3 +370,23 @@ def test_static_vector_slicing_is_batched_and_exact(tmp_path: Path, monkeypatch:
     # tile row t of the workgroup at row r0: 1 <= t <= 4 -> A[r0 + t + 1], t = 7 -> A[r0], else 0; A = 100 i + j
     assert out[0][5] == 0 and out[1][5] == 205 and out[4][2] == 502 and out[6][9] == 0 and out[7][4] == 4
     assert out[25][17] == 2617 and out[31][20] == 2420
+
+
+DESC_OFFSETS = """      %ti2 = xegpu.create_nd_tdesc %in[%r, %c] : memref<32x32xf32> -> !xegpu.tensor_desc<8x16xf32>
+      %to2 = xegpu.create_nd_tdesc %out[%r, %c] : memref<32x32xf32> -> !xegpu.tensor_desc<8x16xf32>
+      %v = xegpu.load_nd %ti2 : !xegpu.tensor_desc<8x16xf32> -> vector<8x16xf32>
+      %w = arith.addf %v, %v : vector<8x16xf32>
+      xegpu.store_nd %w, %to2 : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>"""
+
+
+def test_descriptors_that_differ_only_in_offsets_are_made_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """create_nd_tdesc with per-instance offsets (the legacy form) builds instance 0's descriptor and the
+    others' offsets, not one descriptor per instance; the result is the per-instance one."""
+    calls = []
+    each = batch.run_each
+    monkeypatch.setattr(batch, "run_each", lambda *a: calls.append(a) or each(*a))
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(DESC_OFFSETS))
+    assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
+    assert calls == []
+    out = _matrix(got[1])
+    assert out[5][20] == 2 * 520 and out[31][31] == 2 * 3131 and out[9][3] == 2 * 903

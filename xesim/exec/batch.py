@@ -331,18 +331,42 @@ def _nd_batch(vals: list) -> Varying:
 
 @batch_impl("xegpu.create_nd_tdesc")
 def _create_nd_tdesc(op: Any, cx: BatchCompiler):
+    """When only the descriptor's own offsets differ between instances (the operands of its last ``rank``
+    offsets; the source, shape, strides and leading offsets are the same), the descriptor is made once, for
+    instance 0, and the others differ from it only in their offsets: one :class:`NdBatch`.  Otherwise one
+    descriptor per instance."""
+    from xesim.exec.ops.memref import mixed_list_template
     from xesim.exec.registry import IMPLS
 
     step = IMPLS[op.name](op, cx)
     in_slots = list(dict.fromkeys(cx.slots(op.operands)))
     res = cx.slot(op.results[0])
     n = cx.n
+    template, _ = mixed_list_template(cx, op, ("offsets",), ("const_offsets",))
+    rank = op.results[0].type.rank
+    own = template[len(template) - rank:] if len(template) >= rank else []
+    elsewhere = set(cx.slots(op.operands)) - {v for dyn, v in own if dyn}
+    elsewhere |= {v for dyn, v in template[:len(template) - len(own)] if dyn}
+    movable = frozenset(v for dyn, v in own if dyn and v not in elsewhere)  # varying: offsets differ only
 
     def bstep(fr: list) -> None:
-        if not any(_varies(fr[s]) for s in in_slots):
+        varying = [s for s in in_slots if _varies(fr[s])]
+        if not varying:
             step(fr)
             return
-        fr[res] = _nd_batch(run_each(fr, n, step, in_slots, [res])[0])
+        if len(own) != rank or not movable.issuperset(varying):
+            fr[res] = _nd_batch(run_each(fr, n, step, in_slots, [res])[0])
+            return
+        saved = {s: fr[s] for s in varying}
+        try:
+            for s in varying:
+                fr[s] = saved[s].lanes[0]
+            step(fr)
+        finally:
+            for s, v in saved.items():
+                fr[s] = v
+        cols = [stacked(fr[v], n).astype(np.int64) if dyn else np.full(n, v, np.int64) for dyn, v in own]
+        fr[res] = NdBatch(fr[res], np.stack(cols, axis=1))
 
     return bstep
 

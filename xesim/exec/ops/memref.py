@@ -111,6 +111,21 @@ def enum_text(op: Any, name: str, default: str | None = None) -> str | None:
 def mixed_list(cx: Any, op: Any, dyn_names: tuple[str, ...], static_names: tuple[str, ...]) -> Any:
     """Compile a static-or-dynamic index list (``static_offsets`` + ``offsets`` operands).  Returns
     ``get(fr) -> list[int]`` and the static list (DYNAMIC_INDEX entries are dynamic)."""
+    template, static = mixed_list_template(cx, op, dyn_names, static_names)
+    if DYNAMIC_INDEX not in static:
+        const = list(static)
+        return (lambda fr: const), static
+
+    def get(fr: list) -> list[int]:
+        return [fr[v] if d else v for d, v in template]
+
+    return get, static
+
+
+def mixed_list_template(cx: Any, op: Any, dyn_names: tuple[str, ...], static_names: tuple[str, ...]
+                        ) -> tuple[list[tuple[bool, int]], list[int]]:
+    """Per entry of a static-or-dynamic index list, ``(True, slot)`` (the value of an operand) or ``(False,
+    value)``; and the static list (DYNAMIC_INDEX entries are dynamic)."""
     static = int_list_attr(op, *static_names)
     try:
         dyn = cx.slots(group(op, *dyn_names))
@@ -118,16 +133,8 @@ def mixed_list(cx: Any, op: Any, dyn_names: tuple[str, ...], static_names: tuple
         dyn = []
     if static is None:
         static = [DYNAMIC_INDEX] * len(dyn)
-    if DYNAMIC_INDEX not in static:
-        const = list(static)
-        return (lambda fr: const), static
     it = iter(dyn)
-    template = [(True, next(it)) if s == DYNAMIC_INDEX else (False, s) for s in static]
-
-    def get(fr: list) -> list[int]:
-        return [fr[v] if d else v for d, v in template]
-
-    return get, static
+    return [(True, next(it)) if s == DYNAMIC_INDEX else (False, s) for s in static], static
 
 
 def is_workgroup_space(space: Any) -> bool:
