@@ -8,7 +8,9 @@ kernel launch, repeats that launch ``2 x PAIRS`` times alternating the job count
 ...), so both counts see the same machine state.  It prints, per workload and job count, the best and the median
 launch time, the speed-ups of both over the first job count, and ``x pairs``: the median of the speed-ups of each
 launch over the baseline launch just before it (a drift of the machine's speed between minutes cancels out of each
-pair); the program's output is checked as in bench.py.
+pair); the program's output is checked as in bench.py.  ``machine x``, measured just before each workload with
+tools/machine_scaling.py (one round), is what the machine itself gives N concurrent CPU-bound processes of pure
+Python / of numpy over one alone at that moment: the ceiling the workload's speed-up is to be read against.
 The kernels accumulate into C, so every repeated launch adds A·B once more (same work, other values): the output
 is checked on a separate plain run of the program (bench.py's child) instead.
 
@@ -29,6 +31,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402 - tools/ is not a package
+import machine_scaling  # noqa: E402
 
 C_WORKLOADS = [name for name, w in bench.WORKLOADS.items() if w.warm_launch]
 
@@ -82,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     jobs = [int(j) for j in args.jobs.split(",")]
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    print(f"{'workload':10} {'jobs':>4} {'best s':>8} {'median s':>9} {'x best':>7} {'x median':>9} {'x pairs':>8}")
+    print(f"{'workload':10} {'jobs':>4} {'best s':>8} {'median s':>9} {'x best':>7} {'x median':>9} {'x pairs':>8}"
+          f"  machine x (python / numpy)")
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only or C_WORKLOADS:
             w = bench.WORKLOADS[name]
@@ -94,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             if check["output"] != w.expected(p):
                 print(f"{name}: wrong output", file=sys.stderr)
                 return 1
+            machine = {j: _machine_ceiling(j) for j in jobs[1:]}
             proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", path,
                                    ",".join(map(str, jobs)), str(args.pairs)], capture_output=True, text=True,
                                   env=env)
@@ -105,9 +110,19 @@ def main(argv: list[str] | None = None) -> int:
             for j in jobs:
                 best, med = min(times[j]), statistics.median(times[j])
                 pair_x = statistics.median(b / t for b, t in zip(times[jobs[0]], times[j]))
+                ceiling = "  {:.2f} / {:.2f}".format(*machine[j]) if j in machine else ""
                 print(f"{name:10} {j:>4} {best:8.3f} {med:9.3f} {base_best / best:7.2f} {base_med / med:9.2f} "
-                      f"{pair_x:8.2f}")
+                      f"{pair_x:8.2f}{ceiling}")
     return 0
+
+
+def _machine_ceiling(jobs: int) -> tuple[float, float]:
+    """(python, numpy) speed-ups of ``jobs`` concurrent processes over one (tools/machine_scaling.py, one round)."""
+    out = []
+    for code in (machine_scaling.WORKLOADS["python"], machine_scaling.WORKLOADS["numpy"]):
+        alone = machine_scaling.timed(code, 1)
+        out.append(jobs * alone / machine_scaling.timed(code, jobs))
+    return out[0], out[1]
 
 
 if __name__ == "__main__":

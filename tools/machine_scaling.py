@@ -30,7 +30,7 @@ WORKLOADS = {
 _ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
 
 
-def _timed(code: str, copies: int) -> float:
+def timed(code: str, copies: int) -> float:
     """Wall time of ``copies`` concurrent processes running ``code`` (process start-up excluded: each child waits
     for a go signal on stdin after importing what it needs)."""
     env = {**os.environ, **_ONE_THREAD}
@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, code in WORKLOADS.items():
         alone, together = [], []
         for _ in range(args.rounds):
-            alone.append(_timed(code, 1))
-            together.append(_timed(code, args.jobs))
+            alone.append(timed(code, 1))
+            together.append(timed(code, args.jobs))
         a, t = statistics.median(alone), statistics.median(together)
         print(f"{name:9} {a:8.3f} {t:12.3f} {args.jobs * a / t:9.2f}")
     return 0
