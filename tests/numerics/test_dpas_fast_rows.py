@@ -283,3 +283,68 @@ def test_threaded_rows_give_the_bits_of_one_thread(monkeypatch: pytest.MonkeyPat
     np.testing.assert_array_equal(one.view(np.uint32), two.view(np.uint32))
     assert np.isnan(two).any() and np.isinf(two).any()
     assert _reference_bits(a[40], b[40], c[40], "f16", 0, 3) == int(two[40, 0, 3].view(np.uint32))
+
+
+# ------------------------------------------------------------------------------------- reuse of a decoded B
+def _tiles(t: str, seed: int, nb: int = 64) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((nb, 8, 16)).astype(DT[t])
+    b = rng.standard_normal((nb, 16, 16)).astype(DT[t])
+    c = rng.standard_normal((nb, 8, 16)).astype(np.float32)
+    return a, b, c
+
+
+def test_a_b_token_reuses_the_decoding_with_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calls naming their B with a token decode each B once (while it is among the last few), and give the bits
+    of calls without a token."""
+    m = model_from_target(TARGET)
+    decodes = []
+    real = dpas_mod._decode16_rows
+    monkeypatch.setattr(dpas_mod, "_decode16_rows", lambda *a: decodes.append(1) or real(*a))
+    monkeypatch.setattr(dpas_mod.numba, "get_num_threads", lambda: 1)
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)  # the row path at any size
+    dpas_mod.forget_reused_b()
+    a0, b0, c0 = _tiles("bf16", 1)
+    a1, b1, _ = _tiles("bf16", 2)
+    t0, t1 = object(), object()
+    calls = [(a0, b0, t0), (a0, b1, t1), (a1, b0, t0), (a1, b1, t1)]  # a VC step: B fragments taken in turn
+    got = [dpas(a, b, c0, "bf16", "bf16", "f32", "f32", m, TARGET, b_token=tok).view(np.uint32)
+           for a, b, tok in calls]
+    assert len(decodes) == 2
+    want = [dpas(a, b, c0, "bf16", "bf16", "f32", "f32", m, TARGET).view(np.uint32) for a, b, _ in calls]
+    assert len(decodes) == 6  # without tokens every call decodes
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+    dpas_mod.forget_reused_b()
+
+
+def test_a_b_token_is_not_reused_for_another_type_or_after_forgetting(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same token with B read as another type decodes again (other values); forget_reused_b drops the
+    decodings; more B values than the reuse window evict the oldest."""
+    m = model_from_target(TARGET)
+    decodes = []
+    real = dpas_mod._decode16_rows
+    monkeypatch.setattr(dpas_mod, "_decode16_rows", lambda *a: decodes.append(1) or real(*a))
+    monkeypatch.setattr(dpas_mod.numba, "get_num_threads", lambda: 1)
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    dpas_mod.forget_reused_b()
+    a, b, c = _tiles("f16", 3)
+    tok = object()
+    as_f16 = dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=tok)
+    a16, b16 = a.view(np.uint16).view(BF), b.view(np.uint16).view(BF)  # same bits read as bf16
+    as_bf16 = dpas(a16, b16, c, "bf16", "bf16", "f32", "f32", m, TARGET, b_token=tok)
+    assert len(decodes) == 2
+    np.testing.assert_array_equal(as_bf16.view(np.uint32),
+                                  dpas(a16, b16, c, "bf16", "bf16", "f32", "f32", m, TARGET).view(np.uint32))
+    assert not np.array_equal(as_f16.view(np.uint32), as_bf16.view(np.uint32))
+    dpas_mod.forget_reused_b()
+    dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=tok)
+    assert len(decodes) == 4
+    tokens = [object() for _ in range(dpas_mod._RECENT_B_MAX)]
+    for t in tokens:
+        dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=t)
+    decodes.clear()
+    dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=tok)  # evicted by the newer ones
+    dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=tokens[-1])  # still kept
+    assert len(decodes) == 1
+    dpas_mod.forget_reused_b()

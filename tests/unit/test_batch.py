@@ -390,3 +390,47 @@ def test_descriptors_that_differ_only_in_offsets_are_made_once(tmp_path: Path, m
     assert calls == []
     out = _matrix(got[1])
     assert out[5][20] == 2 * 520 and out[31][31] == 2 * 3131 and out[9][3] == 2 * 903
+
+
+def test_dpas_ops_sharing_a_b_fragment_decode_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The VC GEMM of tools/bench_programs.py: eight DPAS per K step share two B fragments, so a batched step
+    unpacks and decodes B twice, not eight times (xesim/exec/batch.py ``_RECENT_B``, ``dpas(b_token=...)``);
+    the output is the exact product's and the one without batching."""
+    import importlib.util
+
+    from xesim.numerics import dpas as dpas_mod
+
+    spec = importlib.util.spec_from_file_location("bench_programs", ROOT / "tools" / "bench_programs.py")
+    bp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bp)
+    p = {"n": 256, "level": "vc", "type": "bf16"}
+    decodes = []
+    real = dpas_mod._decode16_rows
+    monkeypatch.setattr(dpas_mod, "_decode16_rows", lambda *a: decodes.append(1) or real(*a))
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)  # the row path at this small size
+    monkeypatch.setattr(dpas_mod.numba, "get_num_threads", lambda: 1)
+    text = bp.vc_gemm_program(p)
+    ref, stats, got = _both_ways_text(monkeypatch, text)
+    assert got == ref and ref[0] == 0 and stats["batched"] >= 2 and stats["fallback"] == 0
+    assert got[1] == bp.xegpu_gemm_expected(p)
+    steps = 2 * 256 // 16  # two launches (first and warm) of K / 16 steps, one batch each
+    decodes.clear()
+    _run_text(monkeypatch, text, batched=True)
+    assert len(decodes) == 2 * steps  # eight DPAS per step would decode 8 * steps times
+
+
+def _run_text(monkeypatch: pytest.MonkeyPatch, text: str, batched: bool) -> tuple[tuple, dict]:
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w", suffix=".mlir", delete=False) as f:
+        f.write(text)
+    try:
+        return _run(["run", f.name], monkeypatch, batched=batched)
+    finally:
+        Path(f.name).unlink()
+
+
+def _both_ways_text(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[tuple, dict, tuple]:
+    ref, _ = _run_text(monkeypatch, text, batched=False)
+    got, stats = _run_text(monkeypatch, text, batched=True)
+    return ref, stats, got

@@ -868,6 +868,19 @@ def _store_nd(op: Any, cx: BatchCompiler):
     return bstep
 
 
+#: the B operands of the last batched DPAS ops (SSA values: never changed once made), newest last, with the batch
+#: size and B as [n, K, N]; kept alive here, so the identity test cannot meet a new value at a recycled address
+_RECENT_B: list = []
+
+
+def _forget_dpas_operands() -> None:
+    """Release the B operands kept for the next DPAS ops and their decodings (end of a batch)."""
+    from xesim.numerics.dpas import forget_reused_b
+
+    _RECENT_B.clear()
+    forget_reused_b()
+
+
 @batch_impl("xegpu.dpas")
 def _dpas(op: Any, cx: BatchCompiler):
     from xesim.exec.ops.xegpu import _operand, _type_name
@@ -899,12 +912,17 @@ def _dpas(op: Any, cx: BatchCompiler):
             step(fr)
             return
         a = stacked(fr[s_a], n)
-        b = stacked(fr[s_b], n)
-        if vnni:
-            b = unpack_vnni(b)  # [n, K/v, N, v] -> [n, K, N]
+        bv = fr[s_b]
+        b = next((kb for kv, kn, kb in _RECENT_B if kv is bv and kn == n), None)  # one step's ops share B
+        if b is None:
+            b = stacked(bv, n)
+            if vnni:
+                b = unpack_vnni(b)  # [n, K/v, N, v] -> [n, K, N]
+            _RECENT_B.append((bv, n, b))
+            del _RECENT_B[:-4]
         c = stacked(fr[s_c], n) if s_c is not None else None
-        try:
-            d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target)
+        try:  # the Varying stands for B's value: dpas reuses its decoding of B for the next op with it
+            d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target, b_token=bv)
         except ValueError as exc:
             raise ExecFault(str(exc)) from None
         fr[res] = Varying.from_stack(np.asarray(d).astype(rdt, copy=False).reshape(n, m, nn))
@@ -1014,6 +1032,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                     code(list(args))
                 finally:
                     ks.lane_groups, ks.lane_batch, ks.lane_count = None, 1, sg
+                    _forget_dpas_operands()
                 STATS["batched"] += 1
             except (ExecFault, Diverged, MemoryFault, ZeroDivisionError, OverflowError, FloatingPointError) as exc:
                 if DEBUG:

@@ -799,7 +799,8 @@ def _batched(x: np.ndarray, batch: tuple, nb: int) -> np.ndarray:
 
 
 def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str, acc_type: str,
-             dst_type: str, model: DpasModel, batch: tuple, ops: int, depth: int) -> np.ndarray:
+             dst_type: str, model: DpasModel, batch: tuple, ops: int, depth: int,
+             b_token: object = None) -> np.ndarray:
     M, K = a.shape[-2:]
     N = b.shape[-1]
     nb = int(np.prod(batch, dtype=np.int64)) if batch else 1
@@ -851,15 +852,20 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
             # the common configuration: row-wise kernel with the exactness proof (_fast16_rows); an f16/bf16 C
             # is an f32 value exactly
             C32 = _readonly(np.ascontiguousarray(C, np.float32))
-            B = np.empty((nb, K, N), np.float64)
-            Bst = np.empty((nb, 2, N), np.float64)
-            Btile = np.empty((nb, 2), np.float64)
             threads = numba.get_num_threads() if work >= _PARALLEL_MIN_WORK else 1
-            if threads > 1 and nb > 1:
-                _decode16_rows_parallel(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile,
-                                        min(threads, nb))
+            decoded = _reused_b(b_token, (bkey, bbits.shape))
+            if decoded is None:
+                B = np.empty((nb, K, N), np.float64)
+                Bst = np.empty((nb, 2, N), np.float64)
+                Btile = np.empty((nb, 2), np.float64)
+                if threads > 1 and nb > 1:
+                    _decode16_rows_parallel(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile,
+                                            min(threads, nb))
+                else:
+                    _decode16_rows(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile)
+                _remember_b(b_token, (bkey, bbits.shape), (B, Bst, Btile))
             else:
-                _decode16_rows(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile)
+                B, Bst, Btile = decoded
             out32 = out.view(np.float32)  # every result is an f32 value: written as float32, NaN patterns after
             args = (abits, _decode_table(*akey), _lsb_table(*akey), B, Bst, Btile, C32, C32.view(np.uint32), out32,
                     cfg[_DEPTH], nsteps)
@@ -904,6 +910,31 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
     else:
         _float_driver(abits, bbits, cbits, c is not None, codes, cfg, enc, nan_pattern, W, out)
     return out.view(ACC_TYPES[dst_type]).reshape(batch + (M, N))
+
+
+#: the decoded B of the last calls that named their B value (``b_token``), newest last: (token, key, (B, Bst,
+#: Btile)); the kernels only read the decoded arrays, so a later call with the same token reuses them
+_RECENT_B: list = []
+_RECENT_B_MAX = 4  # a kernel step's DPAS ops take turns among a few B fragments
+
+
+def _reused_b(token: object, key: tuple) -> tuple | None:
+    if token is not None:
+        for t, k, decoded in _RECENT_B:
+            if t is token and k == key:
+                return decoded
+    return None
+
+
+def _remember_b(token: object, key: tuple, decoded: tuple) -> None:
+    if token is not None:
+        _RECENT_B.append((token, key, decoded))
+        del _RECENT_B[:-_RECENT_B_MAX]
+
+
+def forget_reused_b() -> None:
+    """Drop the decoded B kept for ``b_token`` reuse (:func:`dpas`), e.g. at the end of a kernel launch."""
+    _RECENT_B.clear()
 
 
 _NO_C = np.zeros((1, 1, 1), np.uint16)
@@ -966,14 +997,18 @@ def _nan_pattern(model: DpasModel, dst_type: str) -> int:
 
 
 def dpas(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str, acc_type: str,
-         dst_type: str, model: DpasModel, target: Any) -> np.ndarray:
+         dst_type: str, model: DpasModel, target: Any, *, b_token: object = None) -> np.ndarray:
     """``D = C + A x B`` for an M x K by K x N tile as the sequence of hardware DPAS instructions (module
     docstring): K blocks in increasing order, each Dst the next Src0.  ``a``/``b`` hold values in their own
     dtype (float16, ml_dtypes.bfloat16, float32 containers for tf32, integer arrays for s8/u8/s4/u4/s2/u2),
     ``c`` (or None = +0) in the acc dtype; returns the Dst dtype (float32, float16, bfloat16, int32, uint32).
-    Leading batch axes broadcast.  Raises ValueError naming the rule for an illegal type combination or shape."""
+    Leading batch axes broadcast.  Raises ValueError naming the rule for an illegal type combination or shape.
+
+    ``b_token``: an object the caller passes with ``b`` and never with other values of ``b`` (kept alive, so
+    compared by identity): a call with the token of one of the last few calls reuses that call's decoding of B
+    (the DPAS ops of one kernel step sharing B fragments, :mod:`xesim.exec.batch`).  Same values either way."""
     a, b, c, batch, ops, depth = _prepare(a, b, c, a_type, b_type, acc_type, dst_type, target, False)
-    return _compute(a, b, c, a_type, b_type, acc_type, dst_type, model, batch, ops, depth)
+    return _compute(a, b, c, a_type, b_type, acc_type, dst_type, model, batch, ops, depth, b_token)
 
 
 def dpas_instruction(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str,
