@@ -434,3 +434,72 @@ def _both_ways_text(monkeypatch: pytest.MonkeyPatch, text: str) -> tuple[tuple, 
     ref, _ = _run_text(monkeypatch, text, batched=False)
     got, stats = _run_text(monkeypatch, text, batched=True)
     return ref, stats, got
+
+
+def test_lane_fragments_reach_dpas_without_being_gathered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lane-level batch keeps a loaded block and a DPAS result as matrix + fragment index
+    (``Varying.permuted``); the DPAS composes the indices (here to the identity) and takes its operands straight
+    from the matrices, so the only fragment stack ever gathered is the final accumulator the store writes.  The
+    output is the unbatched one."""
+    from xesim.exec.lanes import Varying
+
+    made: list = []
+    real = Varying.permuted.__func__
+
+    def recording(cls: type, *a: object) -> Varying:
+        made.append(real(cls, *a))
+        return made[-1]
+
+    monkeypatch.setattr(Varying, "permuted", classmethod(recording))
+    path = str(ROOT / "examples" / "lane_gemm_f16.mlir")
+    ref, _ = _run(["run", path], monkeypatch, batched=False)
+    made.clear()
+    got, stats = _run(["run", path], monkeypatch, batched=True)
+    assert got == ref and ref[0] == 0 and stats["batched"] == 1 and stats["fallback"] == 0
+    assert len(made) == 3 * 2  # two K steps, each an A load, a B load and a DPAS
+    assert [v._arr is not None for v in made] == [False] * 5 + [True]  # only the stored accumulator
+
+
+def test_lane_fragments_used_elementwise_and_by_dpas(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fragments of a loaded block and of a DPAS result that other ops also read (gathered on that use) give
+    the unbatched output; the batch does not fall back."""
+    text = (ROOT / "examples" / "lane_gemm_f16.mlir").read_text()
+    old = "%d = xegpu.dpas %av, %bv, %sum : vector<8xf16>, vector<16xf16>, vector<8xf32> -> vector<8xf32>"
+    assert old in text
+    new = ("%a2 = arith.addf %av, %av : vector<8xf16>\n"
+           "        %s2 = arith.addf %sum, %sum : vector<8xf32>\n"
+           "        %d = xegpu.dpas %a2, %bv, %s2 : vector<8xf16>, vector<16xf16>, vector<8xf32> -> vector<8xf32>")
+    text = text.replace(old, new)
+    ref, _ = _run_text(monkeypatch, text, batched=False)
+    got, stats = _run_text(monkeypatch, text, batched=True)
+    assert got == ref and ref[0] == 0 and stats["batched"] == 1 and stats["fallback"] == 0
+    assert got != run_xesim(["run", str(ROOT / "examples" / "lane_gemm_f16.mlir")])  # the edit changes values
+
+
+@pytest.mark.parametrize("operand", ["a", "b", "c"])
+def test_dpas_matrix_of_permuted_fragments(operand: str) -> None:
+    """``_FragmentsToMatrix.of_value`` on ``Varying.permuted(base, index)`` with an arbitrary index equals the
+    layout's own scatter of the gathered fragments (spec/pvc-hardware.md §3.4); with the index the layout's
+    own map it is ``base`` itself, without a copy."""
+    from xesim.exec.lanes import Varying
+    from xesim.exec.ops.lane_xegpu import _FragmentsToMatrix
+    from xesim.hw.layout import DpasLayout
+
+    layout = DpasLayout(8, 16, 16)
+    rows, cols = layout.operand_shape(operand)
+    groups, lanes = 3, 16
+    rng = np.random.default_rng(7)
+    base = rng.integers(-50, 50, size=(groups, rows * cols)).astype(np.float32)
+    index = rng.permutation(rows * cols)
+    v = Varying.permuted(base, index, groups * lanes)
+    conv = _FragmentsToMatrix(layout, operand)
+    got = conv.of_value(v, groups, lanes)
+    assert v.perm is not None and not np.shares_memory(got, base)
+    frags = base[:, index].reshape(groups * lanes, -1)  # what the lanes hold
+    assert np.array_equal(v.arr, frags)
+    want = np.stack([layout.scatter(operand, frags[g * lanes:(g + 1) * lanes]) for g in range(groups)])
+    assert np.array_equal(got, want)
+    own = Varying.permuted(base, layout.index_map(operand).reshape(-1), groups * lanes)
+    same = conv.of_value(own, groups, lanes)
+    assert np.shares_memory(same, base) and np.array_equal(same, base.reshape(groups, rows, cols))
+    assert own._arr is None  # the fragments were never gathered

@@ -57,18 +57,45 @@ def lane_impl(*names: str):
 
 class Varying:
     """A value that differs between the lanes of a subgroup: ``lanes[i]`` is lane ``i``'s value (``None`` where
-    lane ``i`` never defined it).  ``arr`` caches the ``[lanes, ...]`` numpy stack of vector values."""
+    lane ``i`` never defined it).  ``arr`` caches the ``[lanes, ...]`` numpy stack of vector values.
 
-    __slots__ = ("_lanes", "arr")
+    ``perm``, when not None, is ``(base, index, lanes)``: the value's stack is
+    ``np.take(base, index, axis=1).reshape(lanes, -1)``, made on first use of ``arr`` (:meth:`permuted`)."""
+
+    __slots__ = ("_lanes", "_arr", "perm")
 
     def __init__(self, lanes: list | None, arr: np.ndarray | None = None) -> None:
         self._lanes = lanes
-        self.arr = arr
+        self._arr = arr
+        self.perm: tuple[np.ndarray, np.ndarray, int] | None = None
 
     @classmethod
     def from_stack(cls, arr: np.ndarray) -> Varying:
         """A value whose lane ``i`` is ``arr[i]`` (the per-lane list is made on first use)."""
         return cls(None, arr)
+
+    @classmethod
+    def permuted(cls, base: np.ndarray, index: np.ndarray, lanes: int) -> Varying:
+        """The fragments of ``G`` subgroups' matrices: ``base [G, E]`` holds each subgroup's elements in matrix
+        order (a loaded block, a DPAS result) and subgroup ``g``'s lane fragments ``[lanes / G, F]``, flattened,
+        are ``base[g, index]``.  The stack is gathered on first use of ``arr``; a consumer that wants the
+        matrix back (the lane-level DPAS, xesim/exec/ops/lane_xegpu.py) composes its own index with ``index``
+        instead and gathers once, or not at all.  ``base`` must never be written afterwards."""
+        v = cls(None, None)
+        v.perm = (base, index, lanes)
+        return v
+
+    @property
+    def arr(self) -> np.ndarray | None:
+        a = self._arr
+        if a is None and self.perm is not None:
+            base, index, lanes = self.perm
+            a = self._arr = np.take(base, index, axis=1).reshape(lanes, -1)  # take: C order (no transposed copy)
+        return a
+
+    @arr.setter
+    def arr(self, value: np.ndarray | None) -> None:
+        self._arr = value
 
     @property
     def lanes(self) -> list:

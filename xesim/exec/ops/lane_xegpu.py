@@ -172,9 +172,8 @@ def _load_nd(op: Any, cx: Any):
                 raise ExecFault("1-D block loads are not batched")
             b, sg = ks.lane_batch, ks.subgroup_size
             d, offs = batch.group_block_starts(fr, s_td, get_off, b, sg)
-            tiles = batch.block_gather(cx.engine, op, d, offs, info).reshape(b, -1)
-            frags = np.take(tiles, flat_idx, axis=1).reshape(b * sg, -1)  # take: C-ordered, no transposed copy
-            fr[res] = Varying.from_stack(frags.astype(out_dt, copy=False))
+            tiles = batch.block_gather(cx.engine, op, d, offs, info).reshape(b, -1)  # a new array
+            fr[res] = Varying.permuted(tiles.astype(out_dt, copy=False), flat_idx, b * sg)  # fragments on use
             return
         saved = _make_uniform(fr, uni, ks, "the descriptor or offset of a block load")
         try:
@@ -306,22 +305,24 @@ def _dpas(op: Any, cx: Any):
     res = cx.slot(op.results[0])
     rdt = dtype_of(rt.element_type)
 
-    to_a, to_b, to_c = (_fragments_to_matrix(layout, x) for x in ("a", "b", "c"))
+    to_a, to_b, to_c = (_FragmentsToMatrix(layout, x) for x in ("a", "b", "c"))
     d_idx = layout.index_map("d")
+    d_flat = d_idx.reshape(-1)
 
     def step(fr: list) -> None:
         require_whole_subgroup(ks)
         if ks.lane_batch > 1:  # B subgroups at once (xesim/exec/batch.py): one batched DPAS call
             g = ks.lane_batch
-            a = to_a(stacked(fr[s_a], g * n).reshape(g, n, -1))
-            b = to_b(stacked(fr[s_b], g * n).reshape(g, n, -1))
-            c = to_c(stacked(fr[s_c], g * n).reshape(g, n, -1)) if s_c is not None else None
-            try:
-                d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target)
+            bv = fr[s_b]
+            a = to_a.of_value(fr[s_a], g, n)
+            b = to_b.of_value(bv, g, n)
+            c = to_c.of_value(fr[s_c], g, n) if s_c is not None else None
+            try:  # the Varying stands for B's value: dpas reuses its decoding of B for the next op with it
+                d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target, b_token=bv)
             except ValueError as exc:
                 raise ExecFault(str(exc)) from None
-            d = np.asarray(d).astype(rdt, copy=False).reshape(g, -1)
-            fr[res] = Varying.from_stack(np.take(d, d_idx.reshape(-1), axis=1).reshape(g * n, -1))
+            d = np.asarray(d).astype(rdt, copy=False).reshape(g, -1)  # a new array
+            fr[res] = Varying.permuted(d, d_flat, g * n)  # fragments on use; the next DPAS takes d as it is
             return
         a = to_a(stacked(fr[s_a], n))
         b = to_b(stacked(fr[s_b], n))
@@ -336,30 +337,58 @@ def _dpas(op: Any, cx: Any):
     return step
 
 
-def _fragments_to_matrix(layout: DpasLayout, operand: str):
+class _FragmentsToMatrix:
     """``frags [lanes, fragment] -> matrix`` for one DPAS operand: a precomputed gather when every fragment slot
     holds an element (:meth:`DpasLayout.scatter` otherwise, e.g. the tf32 A padding slots)."""
-    idx = layout.index_map(operand)
-    rows, cols = layout.operand_shape(operand)
-    if (idx < 0).any() or idx.size != rows * cols:
-        def scatter(frags: np.ndarray) -> np.ndarray:
+
+    def __init__(self, layout: DpasLayout, operand: str) -> None:
+        self.layout, self.operand = layout, operand
+        idx = layout.index_map(operand)
+        self.rows, self.cols = layout.operand_shape(operand)
+        self.inv: np.ndarray | None = None
+        if not ((idx < 0).any() or idx.size != self.rows * self.cols):
+            self.inv = np.empty(self.rows * self.cols, np.int64)
+            self.inv[idx.reshape(-1)] = np.arange(idx.size)
+        self._composed: dict[int, tuple[np.ndarray, np.ndarray | None]] = {}
+
+    def __call__(self, frags: np.ndarray) -> np.ndarray:
+        """``[lanes, fragment]`` -> the matrix; ``[B, lanes, fragment]`` -> ``[B, rows, cols]``."""
+        layout, operand, rows, cols = self.layout, self.operand, self.rows, self.cols
+        if self.inv is None:
             if frags.ndim == 3:
                 return np.stack([layout.scatter(operand, f) for f in frags])
             return layout.scatter(operand, frags)
-
-        return scatter
-    inv = np.empty(rows * cols, np.int64)
-    inv[idx.reshape(-1)] = np.arange(idx.size)
-
-    def to_matrix(frags: np.ndarray) -> np.ndarray:
-        """``[lanes, fragment]`` -> the matrix; ``[B, lanes, fragment]`` -> ``[B, rows, cols]``."""
         if frags.ndim == 3:
             # np.take returns C order; frags[:, inv] would be laid out batch-innermost, and every later
             # contiguous copy (the DPAS batch) would transpose it
-            return np.take(frags.reshape(len(frags), -1), inv, axis=1).reshape(len(frags), rows, cols)
-        return frags.reshape(-1)[inv].reshape(rows, cols)
+            return np.take(frags.reshape(len(frags), -1), self.inv, axis=1).reshape(len(frags), rows, cols)
+        return frags.reshape(-1)[self.inv].reshape(rows, cols)
 
-    return to_matrix
+    def of_value(self, v: Any, groups: int, lanes: int) -> np.ndarray:
+        """The ``[groups, rows, cols]`` matrices of value ``v`` (``groups`` subgroups of ``lanes`` lanes).  For
+        fragments made by :meth:`Varying.permuted` from matrices ``base`` the matrix is ``base[:, index[inv]]``:
+        one gather of ``base`` instead of two, none when the composed index is the identity (a DPAS result fed
+        back as the next accumulator, a block loaded in the operand's layout)."""
+        perm = v.perm if type(v) is Varying else None
+        if perm is not None and self.inv is not None:
+            base, index, count = perm
+            if count == groups * lanes and base.shape[0] == groups and index.size == self.inv.size:
+                comp = self._compose(index)
+                if comp is None and base.shape[1] == index.size:
+                    return base.reshape(groups, self.rows, self.cols)
+                return np.take(base, index if comp is None else comp, axis=1).reshape(groups, self.rows, self.cols)
+        return self(stacked(v, groups * lanes).reshape(groups, lanes, -1))
+
+    def _compose(self, index: np.ndarray) -> np.ndarray | None:
+        """``index[inv]``, None when it is the identity (cached per index array: the ops' constants)."""
+        got = self._composed.get(id(index))
+        if got is None or got[0] is not index:
+            comp = index[self.inv]
+            got = (index, None if np.array_equal(comp, np.arange(comp.size)) else comp)
+            if len(self._composed) > 16:
+                self._composed.clear()
+            self._composed[id(index)] = got
+        return got[1]
 
 
 # ============================================================================ scattered access
