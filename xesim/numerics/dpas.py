@@ -495,7 +495,8 @@ def _row_exact(sa, la, Btile, bt, cb):  # noqa: ANN001, ANN202
     """The argument of :func:`_columns_exact` for a whole row at once, from tile-wide B statistics and the
     exponent range of the row's f32 C bits ``cb`` (|c| < 2^(emax-126); every nonzero c a multiple of
     2^(max(emin,1)-150)); integer work only, so a row costs O(N) cheap operations.  False = not proved here
-    (the caller then checks column by column)."""
+    (the caller then checks column by column).  :func:`_fast16_rows` scans the bits in its own loop over the
+    row and calls :func:`_row_exact_from`."""
     emin = 255
     emax = 0
     for j in range(cb.shape[0]):  # branch-free so that LLVM vectorises it
@@ -503,11 +504,19 @@ def _row_exact(sa, la, Btile, bt, cb):  # noqa: ANN001, ANN202
         e = u >> 23
         emax = max(emax, e)
         emin = min(emin, max(e, 1) if u != 0 else 255)
+    return _row_exact_from(sa, la, Btile[bt, 0], Btile[bt, 1], emin, emax)
+
+
+@numba.njit(cache=True)
+def _row_exact_from(sa, la, bmax, blsb, emin, emax):  # noqa: ANN001, ANN202
+    """:func:`_row_exact` given the row's C exponent range: ``emax`` the largest biased exponent of its f32 C,
+    ``emin`` the smallest of its nonzero ones, at least 1 (255 when all are zero); ``bmax`` / ``blsb`` the B
+    tile's max |b| and power of two (``Btile[bt]``)."""
     if emax == 255:
         return False
     lc = np.inf if emin == 255 else _POW2[emin]
-    s = _POW2[emax + 24] + sa * Btile[bt, 0]
-    g = min(la * Btile[bt, 1], lc)
+    s = _POW2[emax + 24] + sa * bmax
+    g = min(la * blsb, lc)
     return s < _EXACT_LIMIT * g and s < _TWO125 and g >= _F32_TINY
 
 
@@ -608,11 +617,17 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
             sa += abs(arow[k])
             la = min(la, la_tab[code])
         crow = C[bt, i]
-        any_bad = False
-        if not _row_exact(sa, la, Btile, bt, cbits[bt, i]):
-            any_bad = _columns_exact(sa, la, Bst, bt, crow, cbits[bt, i], ok)
-        for j in range(N):
+        emin = 255
+        emax = 0
+        for j in range(N):  # the accumulator row, and its exponent range for _row_exact_from in the same pass
             acc[j] = crow[j]
+            u = cbits[bt, i, j] & 0x7FFFFFFF
+            e = u >> 23
+            emax = max(emax, e)
+            emin = min(emin, max(e, 1) if u != 0 else 255)
+        any_bad = False
+        if not _row_exact_from(sa, la, Btile[bt, 0], Btile[bt, 1], emin, emax):
+            any_bad = _columns_exact(sa, la, Bst, bt, crow, cbits[bt, i], ok)
         for k in range(0, kk, 2):
             a0 = arow[k]
             a1 = arow[k + 1]
