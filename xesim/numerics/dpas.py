@@ -801,6 +801,8 @@ def _prepare(a: Any, b: Any, c: Any, a_type: str, b_type: str, acc_type: str, ds
                              f"channel {ops} = {kinst} for {a_type} x {b_type} (spec/pvc-hardware.md §3.1)")
     if a.ndim == 2 and b.ndim == 2 and (c is None or c.ndim == 2):
         batch: tuple = ()
+    elif a.shape[:-2] == b.shape[:-2] and (c is None or c.shape[:-2] == a.shape[:-2]):
+        batch = a.shape[:-2]  # the batched kernels' case: no broadcasting
     else:
         batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2], () if c is None else c.shape[:-2])
     return a, b, c, batch, ops, g["systolic_depth"]
@@ -810,7 +812,9 @@ def _batched(x: np.ndarray, batch: tuple, nb: int) -> np.ndarray:
     """``x[..., r, c]`` broadcast to ``batch`` and flattened to a contiguous (nb, r, c) array."""
     if x.ndim == 2 and not batch:
         return np.ascontiguousarray(x).reshape((1,) + x.shape)
-    return np.ascontiguousarray(np.broadcast_to(x, batch + x.shape[-2:])).reshape((nb,) + x.shape[-2:])
+    if x.shape[:-2] != batch:
+        x = np.broadcast_to(x, batch + x.shape[-2:])
+    return np.ascontiguousarray(x).reshape((nb,) + x.shape[-2:])
 
 
 def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str, acc_type: str,
@@ -818,7 +822,7 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
              b_token: object = None) -> np.ndarray:
     M, K = a.shape[-2:]
     N = b.shape[-1]
-    nb = int(np.prod(batch, dtype=np.int64)) if batch else 1
+    nb = math.prod(batch) if batch else 1
     nsteps = K // (ops * depth)
     if a_type in INT_SOURCE_TYPES:
         A = _batched(_decode_int(a, a_type, "A"), batch, nb)
