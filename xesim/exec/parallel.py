@@ -187,7 +187,8 @@ THREADED_VECTOR_OPS = frozenset({
 #: workgroup's whole tile, so each op is one large numba call for the batch.  VC and lane-level launches keep
 #: per-op Python and numpy work (operand slicing, fragment permutations) that processes split and threads do
 #: not: measured on the 1024^3 GEMMs with two jobs, VC 0.60 s on threads against 0.55 s on processes, lane
-#: level 1.1 s against 0.83 s (tools/bench_jobs.py)
+#: level 1.1 s against 0.83 s (tools/bench_jobs.py); again for lane level after its fragments became lazy
+#: (``Varying.permuted``), alternating launches: 0.55-0.85 s on threads, 0.48-0.68 s on processes
 THREADED_LEVELS = frozenset({"workgroup", "subgroup"})
 
 
