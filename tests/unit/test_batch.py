@@ -503,3 +503,19 @@ def test_dpas_matrix_of_permuted_fragments(operand: str) -> None:
     same = conv.of_value(own, groups, lanes)
     assert np.shares_memory(same, base) and np.array_equal(same, base.reshape(groups, rows, cols))
     assert own._arr is None  # the fragments were never gathered
+
+
+def test_lane_offsets_of_a_loop_are_grouped_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The per-subgroup values of a lane-level block offset computed before the K loop (the tile's row and
+    column) are checked and grouped once per batch, not at every load of the loop (``group_ints`` keeps the
+    last values it saw); the output is the unbatched one."""
+    calls: list = []
+    real = batch._group_ints
+    monkeypatch.setattr(batch, "_group_ints", lambda *a: calls.append(a[1:]) or real(*a))
+    path = str(ROOT / "examples" / "lane_gemm_f16.mlir")
+    ref, _ = _run(["run", path], monkeypatch, batched=False)
+    calls.clear()
+    got, stats = _run(["run", path], monkeypatch, batched=True)
+    assert got == ref and ref[0] == 0 and stats["batched"] == 1 and stats["fallback"] == 0
+    assert calls == [(8, 16), (8, 16)]  # %m and %n of the 8 subgroups; the loads of 2 K steps and the store reuse them
+    assert not batch._RECENT_GROUPS  # released at the end of the batch

@@ -419,11 +419,27 @@ def _block_starts(fr: list, s_td: int, get_off: Any, n: int) -> tuple[NdDesc, An
     return base, y, x
 
 
+#: group_ints results of the last lane values it saw (kept alive: compared by identity), newest last; a loop's
+#: loads take the same offset values (e.g. a tile row computed before the loop) at every iteration
+_RECENT_GROUPS: list = []
+
+
 def group_ints(v: Any, groups: int, size: int) -> np.ndarray:
     """Batched lane level: the value of each of ``groups`` subgroups (``size`` lanes each) of an integer lane value
-    that is uniform within every subgroup; ExecFault (the batch falls back) when it is not."""
+    that is uniform within every subgroup (read-only); ExecFault (the batch falls back) when it is not."""
     if not _varies(v):
         return np.full(groups, int(v), np.int64)
+    for rv, rg, rs, got in _RECENT_GROUPS:
+        if rv is v and rg == groups and rs == size:
+            return got
+    got = _group_ints(v, groups, size)
+    got.flags.writeable = False
+    _RECENT_GROUPS.append((v, groups, size, got))
+    del _RECENT_GROUPS[:-8]
+    return got
+
+
+def _group_ints(v: Any, groups: int, size: int) -> np.ndarray:
     arr = v.arr if v.arr is not None and v.arr.ndim == 1 else np.array(v.lanes, dtype=object)
     try:
         g = np.asarray(arr, np.int64).reshape(groups, size)
@@ -874,10 +890,12 @@ _RECENT_B: list = []
 
 
 def _forget_dpas_operands() -> None:
-    """Release the B operands kept for the next DPAS ops and their decodings (end of a batch)."""
+    """Release the B operands kept for the next DPAS ops and their decodings, and the lane values kept by
+    :func:`group_ints` (end of a batch)."""
     from xesim.numerics.dpas import forget_reused_b
 
     _RECENT_B.clear()
+    _RECENT_GROUPS.clear()
     forget_reused_b()
 
 
