@@ -294,6 +294,10 @@ def _tiles(t: str, seed: int, nb: int = 64) -> tuple[np.ndarray, np.ndarray, np.
     return a, b, c
 
 
+class _Token:
+    """Stands for a B value (tokens are weakly referenced: a decoding lives as long as its value)."""
+
+
 def test_a_b_token_reuses_the_decoding_with_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Calls naming their B with a token decode each B once (while it is among the last few), and give the bits
     of calls without a token."""
@@ -306,7 +310,7 @@ def test_a_b_token_reuses_the_decoding_with_the_same_bits(monkeypatch: pytest.Mo
     dpas_mod.forget_reused_b()
     a0, b0, c0 = _tiles("bf16", 1)
     a1, b1, _ = _tiles("bf16", 2)
-    t0, t1 = object(), object()
+    t0, t1 = _Token(), _Token()
     calls = [(a0, b0, t0), (a0, b1, t1), (a1, b0, t0), (a1, b1, t1)]  # a VC step: B fragments taken in turn
     got = [dpas(a, b, c0, "bf16", "bf16", "f32", "f32", m, TARGET, b_token=tok).view(np.uint32)
            for a, b, tok in calls]
@@ -329,7 +333,7 @@ def test_a_b_token_is_not_reused_for_another_type_or_after_forgetting(monkeypatc
     monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
     dpas_mod.forget_reused_b()
     a, b, c = _tiles("f16", 3)
-    tok = object()
+    tok = _Token()
     as_f16 = dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=tok)
     a16, b16 = a.view(np.uint16).view(BF), b.view(np.uint16).view(BF)  # same bits read as bf16
     as_bf16 = dpas(a16, b16, c, "bf16", "bf16", "f32", "f32", m, TARGET, b_token=tok)
@@ -340,11 +344,44 @@ def test_a_b_token_is_not_reused_for_another_type_or_after_forgetting(monkeypatc
     dpas_mod.forget_reused_b()
     dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=tok)
     assert len(decodes) == 4
-    tokens = [object() for _ in range(dpas_mod._RECENT_B_MAX)]
+    tokens = [_Token() for _ in range(dpas_mod._RECENT_B_MAX)]
     for t in tokens:
         dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=t)
     decodes.clear()
     dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=tok)  # evicted by the newer ones
     dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=tokens[-1])  # still kept
     assert len(decodes) == 1
+    dpas_mod.forget_reused_b()
+
+
+def test_a_decoding_goes_with_its_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept decoding is released as soon as its token (the B value) is gone, so a loop that loads a new B every
+    step holds one decoded B, not the reuse window's worth; a token that cannot be weakly referenced is not kept
+    and still gives the same bits."""
+    import gc
+
+    m = model_from_target(TARGET)
+    decodes = []
+    real = dpas_mod._decode16_rows
+    monkeypatch.setattr(dpas_mod, "_decode16_rows", lambda *a: decodes.append(1) or real(*a))
+    monkeypatch.setattr(dpas_mod.numba, "get_num_threads", lambda: 1)
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    dpas_mod.forget_reused_b()
+    a, b, c = _tiles("f16", 4)
+    keep = _Token()
+    dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=keep)
+    for _ in range(3):  # a loop's steps: each B value dies when the next one is made
+        step = _Token()
+        dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=step)
+        assert len(dpas_mod._RECENT_B) == 2
+        del step
+        assert len(dpas_mod._RECENT_B) == 1  # only the live token's decoding is left
+    gc.collect()
+    decodes.clear()
+    got = dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=keep)
+    assert decodes == []  # the live token's decoding was kept
+    plain = object()  # no weak references to it
+    again = dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=plain)
+    assert len(decodes) == 1 and len(dpas_mod._RECENT_B) == 1
+    np.testing.assert_array_equal(again.view(np.uint32), got.view(np.uint32))
     dpas_mod.forget_reused_b()

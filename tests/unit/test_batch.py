@@ -460,6 +460,30 @@ def test_lane_fragments_reach_dpas_without_being_gathered(monkeypatch: pytest.Mo
     assert [v._arr is not None for v in made] == [False] * 5 + [True]  # only the stored accumulator
 
 
+def test_lane_dpas_keeps_one_decoded_b_when_each_step_loads_a_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lane-level GEMM loads a new B every K step: the step's B value dies when the next is loaded, and its
+    decoding goes with it (weak ``b_token``), so the DPAS never holds more than one decoded B (a smaller working
+    set: fewer pages a forked worker copies).  The output is the unbatched one."""
+    from xesim.numerics import dpas as dpas_mod
+
+    kept: list[int] = []
+    real = dpas_mod._remember_b
+
+    def recording(*a: object) -> None:
+        real(*a)
+        kept.append(len(dpas_mod._RECENT_B))
+
+    monkeypatch.setattr(dpas_mod, "_remember_b", recording)
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)  # the row path (the one that keeps decodings)
+    monkeypatch.setattr(dpas_mod.numba, "get_num_threads", lambda: 1)
+    path = str(ROOT / "examples" / "lane_gemm_f16.mlir")
+    ref, _ = _run(["run", path], monkeypatch, batched=False)
+    kept.clear()
+    got, stats = _run(["run", path], monkeypatch, batched=True)
+    assert got == ref and ref[0] == 0 and stats["batched"] == 1
+    assert kept == [1, 1]  # two K steps; the first step's decoding was gone when the second was made
+
+
 def test_lane_fragments_used_elementwise_and_by_dpas(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fragments of a loaded block and of a DPAS result that other ops also read (gathered on that use) give
     the unbatched output; the batch does not fall back."""

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import os
 import sys
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -884,9 +885,14 @@ def _store_nd(op: Any, cx: BatchCompiler):
     return bstep
 
 
-#: the B operands of the last batched DPAS ops (SSA values: never changed once made), newest last, with the batch
-#: size and B as [n, K, N]; kept alive here, so the identity test cannot meet a new value at a recycled address
+#: the B operands of the last batched DPAS ops (SSA values: never changed once made), newest last: a weak reference
+#: to the value (the entry goes when the value does; a live referent's identity cannot be a recycled address), the
+#: batch size and B as [n, K, N]
 _RECENT_B: list = []
+
+
+def _drop_dead_b(ref: weakref.ref) -> None:
+    _RECENT_B[:] = [entry for entry in _RECENT_B if entry[0] is not ref]
 
 
 def _forget_dpas_operands() -> None:
@@ -931,13 +937,16 @@ def _dpas(op: Any, cx: BatchCompiler):
             return
         a = stacked(fr[s_a], n)
         bv = fr[s_b]
-        b = next((kb for kv, kn, kb in _RECENT_B if kv is bv and kn == n), None)  # one step's ops share B
+        b = next((kb for kv, kn, kb in _RECENT_B if kv() is bv and kn == n), None)  # one step's ops share B
         if b is None:
             b = stacked(bv, n)
             if vnni:
                 b = unpack_vnni(b)  # [n, K/v, N, v] -> [n, K, N]
-            _RECENT_B.append((bv, n, b))
-            del _RECENT_B[:-4]
+            try:
+                _RECENT_B.append((weakref.ref(bv, _drop_dead_b), n, b))
+                del _RECENT_B[:-4]
+            except TypeError:  # not weakly referable: not kept
+                pass
         c = stacked(fr[s_c], n) if s_c is not None else None
         try:  # the Varying stands for B's value: dpas reuses its decoding of B for the next op with it
             d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target, b_token=bv)

@@ -62,7 +62,7 @@ class Varying:
     ``perm``, when not None, is ``(base, index, lanes)``: the value's stack is
     ``np.take(base, index, axis=1).reshape(lanes, -1)``, made on first use of ``arr`` (:meth:`permuted`)."""
 
-    __slots__ = ("_lanes", "_arr", "perm")
+    __slots__ = ("_lanes", "_arr", "perm", "__weakref__")  # weakly referenced: xesim/numerics/dpas.py (b_token)
 
     def __init__(self, lanes: list | None, arr: np.ndarray | None = None) -> None:
         self._lanes = lanes

@@ -931,24 +931,37 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
     return out.view(ACC_TYPES[dst_type]).reshape(batch + (M, N))
 
 
-#: the decoded B of the last calls that named their B value (``b_token``), newest last: (token, key, (B, Bst,
-#: Btile)); the kernels only read the decoded arrays, so a later call with the same token reuses them
+#: the decoded B of the last calls that named their B value (``b_token``), newest last: (weak reference to the
+#: token, key, (B, Bst, Btile)); the kernels only read the decoded arrays, so a later call with the same token reuses
+#: them.  An entry goes when its token does (the B value is dead: a loop step made the next one), so a kernel whose
+#: every step loads a new B keeps one decoding alive instead of _RECENT_B_MAX: a smaller working set, which is what a
+#: freshly forked worker process pays for page by page (copy-on-write; xesim/exec/parallel.py)
 _RECENT_B: list = []
 _RECENT_B_MAX = 4  # a kernel step's DPAS ops take turns among a few B fragments
 
 
 def _reused_b(token: object, key: tuple) -> tuple | None:
     if token is not None:
-        for t, k, decoded in _RECENT_B:
-            if t is token and k == key:
+        for ref, k, decoded in _RECENT_B:
+            if ref() is token and k == key:
                 return decoded
     return None
 
 
 def _remember_b(token: object, key: tuple, decoded: tuple) -> None:
-    if token is not None:
-        _RECENT_B.append((token, key, decoded))
-        del _RECENT_B[:-_RECENT_B_MAX]
+    if token is None:
+        return
+    try:
+        ref = weakref.ref(token, _drop_dead_b)
+    except TypeError:  # a token that cannot be referenced weakly: its decoding is not kept
+        return
+    _RECENT_B.append((ref, key, decoded))
+    del _RECENT_B[:-_RECENT_B_MAX]
+
+
+def _drop_dead_b(ref: weakref.ref) -> None:
+    """The token of ``ref`` is gone: its decoding is released."""
+    _RECENT_B[:] = [entry for entry in _RECENT_B if entry[0] is not ref]
 
 
 def forget_reused_b() -> None:
