@@ -817,6 +817,81 @@ def _batched(x: np.ndarray, batch: tuple, nb: int) -> np.ndarray:
     return np.ascontiguousarray(x).reshape((nb,) + x.shape[-2:])
 
 
+def _fast16_plan(codes: np.ndarray, cfg: np.ndarray, a_type: str, b_type: str, dst_type: str, ops: int,
+                 nsteps: int) -> tuple | None:
+    """What :func:`_fast16_call` needs for this configuration (A's and B's decode and lowest-bit tables, B's
+    table key, the systolic depth), or None when the configuration is not the common one it covers: 16-bit
+    sources, two ops per channel, the model's stage-by-stage RNE accumulation (``cfg[_FAST]``), no Src0 flushing,
+    an f32 Dst, and few enough stages for the exactness proof (:data:`_MAX_PROVED_STAGES`)."""
+    if (a_type == "tf32" or b_type == "tf32" or ops != 2 or not cfg[_FAST] or cfg[_SRC0_FTZ] or cfg[_DST_CONVERT]
+            or dst_type != "f32" or nsteps * cfg[_DEPTH] > _MAX_PROVED_STAGES):
+        return None
+    akey, bkey = (int(codes[0]), bool(codes[3])), (int(codes[1]), bool(codes[4]))
+    return (_decode_table(*akey), _lsb_table(*akey), _decode_table(*bkey), _lsb_table(*bkey), bkey,
+            int(cfg[_DEPTH]))
+
+
+def _bits3(x: np.ndarray, batch: tuple, nb: int, dtype: type) -> np.ndarray:
+    """``x`` as a read-only contiguous (nb, rows, columns) array whose elements are reinterpreted as ``dtype``."""
+    if x.shape[:-2] != batch or not x.flags.c_contiguous:
+        x = _batched(x, batch, nb)
+    v = x.view(dtype).reshape(nb, x.shape[-2], x.shape[-1])
+    v.flags.writeable = False
+    return v
+
+
+def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: str, batch: tuple, nb: int,
+                 nsteps: int, plan: tuple, nan_pattern: int, b_token: object) -> np.ndarray:
+    """The common configuration (:func:`_fast16_plan`) for large 16-bit operands: the row-wise kernel with the
+    exactness proof (:func:`_fast16_rows`), A and B decoded through 65536-entry tables (the same
+    :func:`_decode_value`, evaluated once per bit pattern), B into column panels.  C is read as float32: an
+    f16/bf16 C is an f32 value exactly, and an f32 C's NaN payload never reaches Dst (spec/dpas-numerics.md
+    §5.13).  Returns D as float32 ``batch + (M, N)``."""
+    ta, la, tb, lb, bkey, depth = plan
+    abits = _bits3(a, batch, nb, np.uint16)
+    bbits = _bits3(b, batch, nb, np.uint16)
+    _, M, K = abits.shape
+    N = bbits.shape[2]
+    if c is None:
+        C32 = np.zeros((nb, M, N), np.float32)
+    elif acc_type == "f32":
+        C32 = _bits3(c, batch, nb, np.float32)
+    else:
+        C32 = _decode_table(_FLOAT_CODES[acc_type], False)[_bits3(c, batch, nb, np.uint16)].astype(np.float32)
+    C32.flags.writeable = False
+    work = nb * M * N * nsteps
+    threads = numba.get_num_threads() if work >= _PARALLEL_MIN_WORK else 1
+    decoded = _reused_b(b_token, (bkey, bbits.shape))
+    if decoded is None:
+        B = np.empty((nb, K, N), np.float64)
+        Bst = np.empty((nb, 2, N), np.float64)
+        Btile = np.empty((nb, 2), np.float64)
+        if threads > 1 and nb > 1:
+            _decode16_rows_parallel(bbits, tb, lb, B, Bst, Btile, min(threads, nb))
+        else:
+            _decode16_rows(bbits, tb, lb, B, Bst, Btile)
+        _remember_b(b_token, (bkey, bbits.shape), (B, Bst, Btile))
+    else:
+        B, Bst, Btile = decoded
+    out = np.empty((nb, M, N), np.float32)  # every result is an f32 value: written as float32, NaN patterns after
+    args = (abits, ta, la, B, Bst, Btile, C32, C32.view(np.uint32), out, depth, nsteps)
+    if threads > 1:
+        # more chunks than threads, handed out one at a time: a thread slowed down (a busy core) takes fewer of
+        # them instead of holding the whole call up
+        prev = numba.set_parallel_chunksize(1)
+        try:
+            checked = _fast16_parallel(*args, threads * _CHUNKS_PER_THREAD)
+        finally:
+            numba.set_parallel_chunksize(prev)
+    else:
+        checked = _fast16_rows(*args, 0, nb * M)
+    if checked:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
+        nan = np.isnan(out)
+        if nan.any():
+            out.view(np.uint32)[nan] = nan_pattern
+    return out.reshape(batch + (M, N))
+
+
 def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str, acc_type: str,
              dst_type: str, model: DpasModel, batch: tuple, ops: int, depth: int,
              b_token: object = None) -> np.ndarray:
@@ -844,12 +919,15 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
         ftz = {"f16": model.in_ftz_f16, "bf16": model.in_ftz_bf16, "tf32": model.in_ftz_tf32}
         codes = np.array([_FLOAT_CODES[a_type], _FLOAT_CODES[b_type], _FLOAT_CODES[acc_type], ftz[a_type],
                           ftz[b_type], _TF32_MODES[model.tf32_in]], np.int64)
-        prepared = (codes, _float_cfg(model, ops, depth, nsteps, acc_type, dst_type),
-                    np.array(_ENCODING[dst_type], np.int64), _nan_pattern(model, dst_type))
+        cfg = _float_cfg(model, ops, depth, nsteps, acc_type, dst_type)
+        prepared = (codes, cfg, np.array(_ENCODING[dst_type], np.int64), _nan_pattern(model, dst_type),
+                    _fast16_plan(codes, cfg, a_type, b_type, dst_type, ops, nsteps))
         if len(model._cache) > 256:
             model._cache.clear()
         model._cache[key] = prepared
-    codes, cfg, enc, nan_pattern = prepared
+    codes, cfg, enc, nan_pattern, fast = prepared
+    if fast is not None and nb * M * N * nsteps >= _TABLE_MIN_WORK:
+        return _fast16_call(a, b, c, acc_type, batch, nb, nsteps, fast, nan_pattern, b_token)
     abits = _readonly(_batched(a, batch, nb).view(np.uint32 if a_type == "tf32" else np.uint16))
     bbits = _readonly(_batched(b, batch, nb).view(np.uint32 if b_type == "tf32" else np.uint16))
     cbits = _NO_C if c is None else _readonly(_batched(c, batch, nb).view(np.uint32 if acc_type == "f32" else np.uint16))
@@ -857,8 +935,9 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
     out = np.empty((nb, M, N), np.uint32 if dst_type == "f32" else np.uint16)
     work = nb * M * N * nsteps
     if work >= _TABLE_MIN_WORK and a_type != "tf32" and b_type != "tf32":
-        # large 16-bit operands: decode through 65536-entry tables (the same _decode_value, evaluated once per
-        # bit pattern), B straight into column panels; f32 C / Dst widen and narrow exactly in numpy
+        # large 16-bit operands in a configuration other than _fast16_call's: decode through 65536-entry tables
+        # (the same _decode_value, evaluated once per bit pattern), B straight into column panels; f32 C / Dst
+        # widen and narrow exactly in numpy
         akey, bkey = (int(codes[0]), bool(codes[3])), (int(codes[1]), bool(codes[4]))
         if c is None:
             C = np.zeros((nb, M, N), np.float32)
@@ -866,43 +945,6 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
             C = cbits.view(np.float32)  # widened exactly where read; a NaN's payload never reaches Dst (§5.13)
         else:
             C = _decode_table(int(codes[2]), False)[cbits]
-        if (ops == 2 and cfg[_FAST] and not cfg[_SRC0_FTZ] and not cfg[_DST_CONVERT] and dst_type == "f32"
-                and nsteps * cfg[_DEPTH] <= _MAX_PROVED_STAGES):
-            # the common configuration: row-wise kernel with the exactness proof (_fast16_rows); an f16/bf16 C
-            # is an f32 value exactly
-            C32 = _readonly(np.ascontiguousarray(C, np.float32))
-            threads = numba.get_num_threads() if work >= _PARALLEL_MIN_WORK else 1
-            decoded = _reused_b(b_token, (bkey, bbits.shape))
-            if decoded is None:
-                B = np.empty((nb, K, N), np.float64)
-                Bst = np.empty((nb, 2, N), np.float64)
-                Btile = np.empty((nb, 2), np.float64)
-                if threads > 1 and nb > 1:
-                    _decode16_rows_parallel(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile,
-                                            min(threads, nb))
-                else:
-                    _decode16_rows(bbits, _decode_table(*bkey), _lsb_table(*bkey), B, Bst, Btile)
-                _remember_b(b_token, (bkey, bbits.shape), (B, Bst, Btile))
-            else:
-                B, Bst, Btile = decoded
-            out32 = out.view(np.float32)  # every result is an f32 value: written as float32, NaN patterns after
-            args = (abits, _decode_table(*akey), _lsb_table(*akey), B, Bst, Btile, C32, C32.view(np.uint32), out32,
-                    cfg[_DEPTH], nsteps)
-            if threads > 1:
-                # more chunks than threads, handed out one at a time: a thread slowed down (a busy core) takes
-                # fewer of them instead of holding the whole call up
-                prev = numba.set_parallel_chunksize(1)
-                try:
-                    checked = _fast16_parallel(*args, threads * _CHUNKS_PER_THREAD)
-                finally:
-                    numba.set_parallel_chunksize(prev)
-            else:
-                checked = _fast16_rows(*args, 0, nb * M)
-            if checked:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
-                nan = np.isnan(out32)
-                if nan.any():
-                    out[nan] = nan_pattern
-            return out.view(ACC_TYPES[dst_type]).reshape(batch + (M, N))
         A = np.empty((nb, M, K), np.float64)
         Bp = np.empty((nb, N // W, K, W), np.float64)
         _decode16(abits, bbits, _decode_table(*akey), _decode_table(*bkey), A, Bp)
@@ -1036,9 +1078,10 @@ def dpas(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type
     ``c`` (or None = +0) in the acc dtype; returns the Dst dtype (float32, float16, bfloat16, int32, uint32).
     Leading batch axes broadcast.  Raises ValueError naming the rule for an illegal type combination or shape.
 
-    ``b_token``: an object the caller passes with ``b`` and never with other values of ``b`` (kept alive, so
+    ``b_token``: an object the caller passes with ``b`` and never with other values of ``b`` (weakly referenced,
     compared by identity): a call with the token of one of the last few calls reuses that call's decoding of B
-    (the DPAS ops of one kernel step sharing B fragments, :mod:`xesim.exec.batch`).  Same values either way."""
+    (the DPAS ops of one kernel step sharing B fragments, :mod:`xesim.exec.batch`), released when the token goes;
+    a token without weak references is not remembered.  Same values either way."""
     a, b, c, batch, ops, depth = _prepare(a, b, c, a_type, b_type, acc_type, dst_type, target, False)
     return _compute(a, b, c, a_type, b_type, acc_type, dst_type, model, batch, ops, depth, b_token)
 
