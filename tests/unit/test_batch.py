@@ -543,3 +543,20 @@ def test_lane_offsets_of_a_loop_are_grouped_once(monkeypatch: pytest.MonkeyPatch
     assert got == ref and ref[0] == 0 and stats["batched"] == 1 and stats["fallback"] == 0
     assert calls == [(8, 16), (8, 16)]  # %m and %n of the 8 subgroups; the loads of 2 K steps and the store reuse them
     assert not batch._RECENT_GROUPS  # released at the end of the batch
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_block_start_statistics_match_numpy(seed: int) -> None:
+    """``_stats`` (one numba pass for the block-start checks) gives numpy's least and greatest element and, when
+    every element has one residue modulo L (Python's floor modulo, also for negative starts), that residue, else
+    -1; for strided and broadcast (read-only) views too."""
+    rng = np.random.default_rng(seed)
+    mod = int(rng.choice([1, 4, 16, 64]))
+    n = int(rng.integers(1, 300))
+    uniform = seed % 2 == 0
+    base = rng.integers(-5000, 5000, n) * (mod if uniform else 1) + (int(rng.integers(0, mod)) if uniform else 0)
+    offs = np.stack([base, base[::-1]], axis=1).astype(np.int64)
+    for v in (offs[:, 0], offs[:, 1], np.broadcast_to(offs[0], (n, 2))[:, 0]):
+        want_res = int(v[0] % mod) if (v % mod == v[0] % mod).all() else -1
+        assert batch._stats(v, mod) == (int(v.min()), int(v.max()), want_res)
+    assert batch._stats(-37, 16) == (-37, -37, 11)

@@ -540,33 +540,53 @@ _ALL_TRUE = np.ones(4096, np.bool_)
 _ALL_TRUE.flags.writeable = False
 
 
-def _lo_hi(v: Any) -> tuple[int, int]:
-    """The least and greatest of ``v`` (an int, or an int64 array)."""
+@numba.njit(cache=True)
+def _range_residue(v, mod):  # noqa: ANN001, ANN202
+    """Least and greatest element of the int64 array ``v`` and, when every element has the same residue modulo
+    ``mod`` (> 0), that residue, else -1: one pass instead of three numpy reductions."""
+    lo = v[0]
+    hi = v[0]
+    r0 = v[0] % mod
+    same = True
+    for i in range(1, v.shape[0]):
+        e = v[i]
+        lo = min(lo, e)
+        hi = max(hi, e)
+        if same and e % mod != r0:
+            same = False
+    return lo, hi, r0 if same else -1
+
+
+def _stats(v: Any, mod: int) -> tuple[int, int, int]:
+    """(least, greatest, common residue modulo ``mod`` or -1) of ``v``: an int, or a non-empty int64 array."""
     if isinstance(v, np.ndarray):
-        return int(v.min()), int(v.max())
-    return v, v
+        lo, hi, r = _range_residue(v, mod)
+        return int(lo), int(hi), int(r)
+    return v, v, v % mod
 
 
-def _validate_messages(engine: Any, op: Any, d: NdDesc, y: Any, x: Any, plan: Any, kind: str) -> None:
+def _validate_messages(engine: Any, op: Any, d: NdDesc, y: Any, x: Any, plan: Any, kind: str,
+                       ys: tuple[int, int, int] | None = None, xs: tuple[int, int, int] | None = None) -> None:
     """Check every message of ``plan`` at every block start (``y``, ``x`` in message units: ints when the same
     for every instance, else int64 arrays) against the target's 2-D block rules and report what they find
     (``xegpu._report``).  The rules read a start only through ``x mod L`` and whether it is in the offset range
     (``_BlockChecker``): one start per such class is checked, and a class whose messages all passed is remembered
-    per (surface, plan, kind) and not checked again."""
+    per (surface, plan, kind) and not checked again.  ``ys``/``xs``: :func:`_stats` of ``y``/``x`` modulo the
+    checker's ``L`` when the caller has them."""
     from xesim.exec.ops.xegpu import _checker, _report, _surface
 
     checker = _checker(engine)
     lo, hi, mod = checker.lo, checker.hi, checker.modulus
-    xlo, xhi = _lo_hi(x)
-    ylo, yhi = _lo_hi(y)
+    xlo, xhi, xres = xs if xs is not None else _stats(x, mod)
+    ylo, yhi, _ = ys if ys is not None else _stats(y, mod)
     if xlo >= lo and xhi <= hi and ylo >= lo and yhi <= hi:
         if not isinstance(x, np.ndarray):
             starts: Any = [(x % mod * 2 + 1, x, ylo)]
         else:
-            xm = x % mod
-            if (xm == xm[0]).all():
-                starts = [(int(xm[0]) * 2 + 1, int(x[0]), ylo)]
+            if xres >= 0:
+                starts = [(xres * 2 + 1, int(x[0]), ylo)]
             else:
+                xm = x % mod
                 keys, first = np.unique(xm * 2 + 1, return_index=True)
                 starts = [(int(k), int(x[i]), int(np.broadcast_to(y, x.shape)[i])) for k, i in zip(keys, first)]
     else:
@@ -606,13 +626,16 @@ class _Block2D:
                  locate: bool = True) -> None:
         """``y``/``x``: the ``n`` instances' block starts in elements (an int when the same for all, else an
         int64 array ``[n]``)."""
-        from xesim.exec.ops.xegpu import _oob_region
+        from xesim.exec.ops.xegpu import _checker, _oob_region
 
         cols_el = width_units * per_unit
         self.flat = None
         self.rows, self.width_units = rows, width_units
+        mod = _checker(engine).modulus
+        xs, ys = _stats(x, mod), _stats(y, mod)
         if locate:
-            xmin, xmax, ymin, ymax = _lo_hi(x) + _lo_hi(y)
+            xmin, xmax, _ = xs
+            ymin, ymax, _ = ys
             self.all_inside = xmin >= 0 and ymin >= 0 and xmax + cols_el <= d.width and ymax + rows <= d.height
             if self.all_inside:
                 self.inside = _ALL_TRUE[:n] if n <= len(_ALL_TRUE) else np.ones(n, np.bool_)
@@ -627,8 +650,9 @@ class _Block2D:
             if np.any(x % per_unit):
                 raise ExecFault(f"a column offset of a transposed {bits}-bit load is not a multiple of {per_unit}")
             x = x // per_unit
+            xs = _stats(x, mod)
         self.x, self.y, self.n = x, y, n
-        _validate_messages(engine, op, d, y, x, plan, kind)
+        _validate_messages(engine, op, d, y, x, plan, kind, ys, xs)
         if not locate:
             return
         # the allocation holding the whole surface, as a flat array of units
