@@ -298,16 +298,22 @@ class _Token:
     """Stands for a B value (tokens are weakly referenced: a decoding lives as long as its value)."""
 
 
-def test_a_b_token_reuses_the_decoding_with_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Calls naming their B with a token decode each B once (while it is among the last few), and give the bits
-    of calls without a token."""
-    m = model_from_target(TARGET)
-    decodes = []
+def _counting_b_decodes(monkeypatch: pytest.MonkeyPatch) -> tuple[object, list]:
+    """The target's model, and a list that gets an entry per B decoding; the row path at any size, one thread,
+    no decodings kept from before."""
+    decodes: list = []
     real = dpas_mod._decode16_rows
     monkeypatch.setattr(dpas_mod, "_decode16_rows", lambda *a: decodes.append(1) or real(*a))
     monkeypatch.setattr(dpas_mod.numba, "get_num_threads", lambda: 1)
-    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)  # the row path at any size
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
     dpas_mod.forget_reused_b()
+    return model_from_target(TARGET), decodes
+
+
+def test_a_b_token_reuses_the_decoding_with_the_same_bits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Calls naming their B with a token decode each B once (while it is among the last few), and give the bits
+    of calls without a token."""
+    m, decodes = _counting_b_decodes(monkeypatch)
     a0, b0, c0 = _tiles("bf16", 1)
     a1, b1, _ = _tiles("bf16", 2)
     t0, t1 = _Token(), _Token()
@@ -325,13 +331,7 @@ def test_a_b_token_reuses_the_decoding_with_the_same_bits(monkeypatch: pytest.Mo
 def test_a_b_token_is_not_reused_for_another_type_or_after_forgetting(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same token with B read as another type decodes again (other values); forget_reused_b drops the
     decodings; more B values than the reuse window evict the oldest."""
-    m = model_from_target(TARGET)
-    decodes = []
-    real = dpas_mod._decode16_rows
-    monkeypatch.setattr(dpas_mod, "_decode16_rows", lambda *a: decodes.append(1) or real(*a))
-    monkeypatch.setattr(dpas_mod.numba, "get_num_threads", lambda: 1)
-    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
-    dpas_mod.forget_reused_b()
+    m, decodes = _counting_b_decodes(monkeypatch)
     a, b, c = _tiles("f16", 3)
     tok = _Token()
     as_f16 = dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=tok)
@@ -360,13 +360,7 @@ def test_a_decoding_goes_with_its_token(monkeypatch: pytest.MonkeyPatch) -> None
     and still gives the same bits."""
     import gc
 
-    m = model_from_target(TARGET)
-    decodes = []
-    real = dpas_mod._decode16_rows
-    monkeypatch.setattr(dpas_mod, "_decode16_rows", lambda *a: decodes.append(1) or real(*a))
-    monkeypatch.setattr(dpas_mod.numba, "get_num_threads", lambda: 1)
-    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
-    dpas_mod.forget_reused_b()
+    m, decodes = _counting_b_decodes(monkeypatch)
     a, b, c = _tiles("f16", 4)
     keep = _Token()
     dpas(a, b, c, "f16", "f16", "f32", "f32", m, TARGET, b_token=keep)
