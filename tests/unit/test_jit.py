@@ -11,6 +11,7 @@ or by hand as well.
 from __future__ import annotations
 
 import io
+import math
 import os
 
 import ml_dtypes
@@ -134,6 +135,8 @@ BIN_INT = ["addi", "subi", "muli", "andi", "ori", "xori", "minsi", "maxsi", "min
 DIV_INT = ["divsi", "divui", "ceildivsi", "ceildivui", "floordivsi", "remsi", "remui"]
 SHIFTS = ["shli", "shrsi", "shrui"]
 UNARY_INT = ["absi", "ctlz", "cttz", "ctpop"]
+LIBM_UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "atan", "tanh", "erf"]
+LIBM_BINARY = ["powf", "atan2"]
 CMPI = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
 
 
@@ -316,9 +319,13 @@ def float_program(t: str) -> tuple[str, int]:
     r = b.tmp()
     b.add(f"{r} = arith.negf %x : {t}")
     b.store(r, t)
-    for op in ("absf", "sqrt", "floor", "ceil", "trunc", "round", "roundeven"):
+    for op in ("absf", "sqrt", "floor", "ceil", "trunc", "round", "roundeven", *LIBM_UNARY):
         r = b.tmp()
         b.add(f"{r} = math.{op} %x : {t}")
+        b.store(r, t)
+    for op in LIBM_BINARY:
+        r = b.tmp()
+        b.add(f"{r} = math.{op} %x, %y : {t}")
         b.store(r, t)
     for p in CMPF:
         r = b.tmp()
@@ -837,3 +844,45 @@ def test_index_dialect_ops():
     src = program(b)
     for seed in (21, 22):
         same_both_ways(src, [int_inputs(seed), int_inputs(seed + 1), np.zeros((K, col), np.int64)])
+
+
+def test_libm_functions_in_a_compiled_loop_are_the_hosts_rounded_once():
+    """A host loop with math.exp, math.log, math.tanh, math.powf and math.atan2 on f32 is compiled (not left to
+    the interpreter), gives the interpreter's bits, and each value is CPython's ``math`` function (the C
+    library's) of the exactly widened operands, rounded once to f32."""
+    src = """func.func @main(%X: memref<64xf32>, %Y: memref<64xf32>, %R: memref<64x5xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %n = arith.constant 64 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %x = memref.load %X[%i] : memref<64xf32>
+    %y = memref.load %Y[%i] : memref<64xf32>
+    %e = math.exp %x : f32
+    %l = math.log %y : f32
+    %t = math.tanh %x : f32
+    %p = math.powf %y, %x : f32
+    %a = math.atan2 %x, %y : f32
+    memref.store %e, %R[%i, %c0] : memref<64x5xf32>
+    memref.store %l, %R[%i, %c1] : memref<64x5xf32>
+    memref.store %t, %R[%i, %c2] : memref<64x5xf32>
+    memref.store %p, %R[%i, %c3] : memref<64x5xf32>
+    memref.store %a, %R[%i, %c4] : memref<64x5xf32>
+  }
+  return
+}
+"""
+    rng = np.random.default_rng(11)
+    x = (rng.standard_normal(64) * 20).astype(np.float32)
+    y = rng.uniform(0.01, 50, 64).astype(np.float32)
+    fast = same_both_ways(src, [x, y, np.zeros((64, 5), np.float32)])
+    got = fast["args"][2].view(np.float32).reshape(64, 5)
+    for i in range(64):
+        xf, yf = float(x[i]), float(y[i])
+        want = [math.exp(xf) if xf < 700 else math.inf, math.log(yf), math.tanh(xf), math.pow(yf, xf),
+                math.atan2(xf, yf)]
+        with np.errstate(over="ignore"):
+            np.testing.assert_array_equal(got[i].view(np.uint32), np.array(want, np.float64).astype(np.float32)
+                                          .view(np.uint32))

@@ -4,14 +4,16 @@ Pure functions on numpy arrays / Python floats; nothing here knows about the IR.
 
 Accuracy of the transcendental functions (exp, exp2, expm1, log, log2, log10, log1p, rsqrt, cbrt, sin, cos,
 tan, atan, atan2, tanh, erf, powf, fpowi) -- an **assumption**, not bit-exact to the hardware:
-    Each is evaluated in float64 by numpy (glibc libm or numpy's SIMD kernels, within a few float64 ulp of
-    the exact value; ``erf`` uses Python's ``math.erf``) and the float64 result is rounded *once*
-    (round-to-nearest-even) to the destination type.  For f32/f16/bf16 this is the correctly rounded result
-    unless the exact value lies within a few float64 ulp of a rounding boundary of the destination format
-    (for f32 a relative window of about 2^-50 around each midpoint); for f64 the error is numpy's.  Intel's
-    GPU math library (IGC OpenCL built-ins; OpenCL C §7.4 allows e.g. 3 ulp for ``exp`` in f32, more for
-    ``native_*``/fast-math variants) and the host's libm can differ from xesim by a few ulp.
-    ``rsqrt`` is ``1 / sqrt(x)`` in float64 (two float64 roundings) then rounded once.
+    Each is evaluated in float64 and the float64 result is rounded *once* (round-to-nearest-even) to the
+    destination type.  The float64 value comes from the host's C math library (glibc's ``exp``, ``log``, ...,
+    within about one float64 ulp of the exact value) called from numba-compiled code (:data:`LIBM_UNARY`,
+    :data:`LIBM_BINARY`): the same function on the same machine code path here (numba ufuncs) and in compiled
+    host loops (xesim/exec/jit), so both engines give the same bits; ``cbrt`` and ``fpowi`` use numpy.  For
+    f32/f16/bf16 this is the correctly rounded result unless the exact value lies within about a float64 ulp
+    of a rounding boundary of the destination format (for f32 a relative window of about 2^-52 around each
+    midpoint); for f64 the error is libm's.  Intel's GPU math library (IGC OpenCL built-ins; OpenCL C §7.4
+    allows e.g. 3 ulp for ``exp`` in f32, more for ``native_*``/fast-math variants) can differ from xesim by
+    a few ulp.  ``rsqrt`` is ``1 / sqrt(x)`` in float64 (two IEEE float64 roundings) then rounded once.
 
 Correctly rounded (exact) operations:
     ``sqrt``: float64 sqrt is correctly rounded (IEEE 754), and for p <= 24 rounding the float64 result
@@ -50,31 +52,101 @@ def _rsqrt(x: np.ndarray) -> np.ndarray:
     return 1.0 / np.sqrt(x)
 
 
-_erf = np.frompyfunc(math.erf, 1, 1)
+# ----------------------------------------------------------------------- functions of the host's libm
+# Plain Python functions of float64 arguments that numba compiles (``math.*`` in nopython mode are calls of the
+# C library's functions, with C semantics: no exceptions, NaN or infinity results); compiled host loops inline
+# them (xesim/exec/jit/rt.py), the interpreter maps them over arrays as numba ufuncs (:class:`_LibmUfunc`).
+
+def _exp(x: float) -> float:
+    return math.exp(x)
 
 
-def _erf64(x: np.ndarray) -> np.ndarray:
-    return np.asarray(_erf(x), dtype=np.float64)
+def _exp2(x: float) -> float:
+    return math.exp2(x)
+
+
+def _expm1(x: float) -> float:
+    return math.expm1(x)
+
+
+def _log(x: float) -> float:
+    return math.log(x)
+
+
+def _log2(x: float) -> float:
+    return math.log2(x)
+
+
+def _log10(x: float) -> float:
+    return math.log10(x)
+
+
+def _log1p(x: float) -> float:
+    return math.log1p(x)
+
+
+def _sin(x: float) -> float:
+    return math.sin(x)
+
+
+def _cos(x: float) -> float:
+    return math.cos(x)
+
+
+def _tan(x: float) -> float:
+    return math.tan(x)
+
+
+def _atan(x: float) -> float:
+    return math.atan(x)
+
+
+def _tanh(x: float) -> float:
+    return math.tanh(x)
+
+
+def _erf(x: float) -> float:
+    return math.erf(x)
+
+
+def _pow(x: float, y: float) -> float:
+    return math.pow(x, y)
+
+
+def _atan2(y: float, x: float) -> float:
+    return math.atan2(y, x)
+
+
+#: ``math`` dialect functions (op name without ``math.``) evaluated by the host's libm, one and two arguments
+LIBM_UNARY: dict[str, Callable[[float], float]] = {
+    "exp": _exp, "exp2": _exp2, "expm1": _expm1, "log": _log, "log2": _log2, "log10": _log10, "log1p": _log1p,
+    "sin": _sin, "cos": _cos, "tan": _tan, "atan": _atan, "tanh": _tanh, "erf": _erf}
+LIBM_BINARY: dict[str, Callable[[float, float], float]] = {"powf": _pow, "atan2": _atan2}
+
+
+class _LibmUfunc:
+    """A :data:`LIBM_UNARY` / :data:`LIBM_BINARY` function mapped over float64 arrays: a numba ufunc made (or
+    loaded from numba's cache) on first use, so importing this module compiles nothing."""
+
+    def __init__(self, fn: Callable[..., float], nargs: int) -> None:
+        self.fn, self.nargs = fn, nargs
+        self.ufunc: Any = None
+
+    def __call__(self, *xs: np.ndarray) -> np.ndarray:
+        if self.ufunc is None:
+            import numba
+
+            sig = "float64(" + ", ".join(["float64"] * self.nargs) + ")"
+            self.ufunc = numba.vectorize([sig], cache=True)(self.fn)
+        return self.ufunc(*xs)
 
 
 #: Unary functions on float64 arrays, by ``math`` dialect op name (without ``math.``).
 UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "exp": np.exp,
-    "exp2": np.exp2,
-    "expm1": np.expm1,
-    "log": np.log,
-    "log2": np.log2,
-    "log10": np.log10,
-    "log1p": np.log1p,
+    **{name: _LibmUfunc(fn, 1) for name, fn in LIBM_UNARY.items()},
     "sqrt": np.sqrt,
     "rsqrt": _rsqrt,
     "cbrt": np.cbrt,
-    "sin": np.sin,
-    "cos": np.cos,
-    "tan": np.tan,
-    "atan": np.arctan,
-    "tanh": np.tanh,
-    "erf": _erf64,
     "floor": np.floor,
     "ceil": np.ceil,
     "trunc": np.trunc,
@@ -84,9 +156,7 @@ UNARY: dict[str, Callable[[np.ndarray], np.ndarray]] = {
 
 #: Binary functions on float64 arrays.
 BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
-    "powf": np.power,
-    "atan2": np.arctan2,
-}
+    name: _LibmUfunc(fn, 2) for name, fn in LIBM_BINARY.items()}
 
 
 def narrow(x64: np.ndarray, dst: str) -> np.ndarray:

@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+from xesim.numerics import mathfuncs as _mathfuncs
 
 FLOAT_KINDS = ("f16", "bf16", "f32", "f64")
-CODEGEN_VERSION = "5"
+CODEGEN_VERSION = "6"
 _I64_MIN = -(1 << 63)
 
 
@@ -156,6 +157,19 @@ _CMPF = {  # IEEE 754 §5.11: ordered predicates are false on NaN, unordered one
 }
 _ROUNDING_UNARY = {"floor": "np.floor", "ceil": "np.ceil", "trunc": "np.trunc", "roundeven": "np.rint",
                    "round": "round_half_away"}
+#: math functions the interpreter takes from the host's libm through numba (``xesim.numerics.mathfuncs``): the
+#: generated code calls the same functions (``libm_<name>`` in xesim/exec/jit/rt.py), so both give the same bits
+_LIBM = {**_mathfuncs.LIBM_UNARY, **_mathfuncs.LIBM_BINARY}
+
+
+def _libm_check(op: Any) -> None:
+    """Unsupported when numba may vectorise libm calls with Intel SVML (its vector functions round differently
+    from the scalar libm calls the interpreter makes)."""
+    import numba
+
+    if getattr(numba.config, "USING_SVML", False):
+        raise Unsupported(f"{op.name}: numba uses Intel SVML here, whose vector functions may round differently "
+                          "from the interpreter's libm calls")
 
 
 class _Gen:
@@ -665,9 +679,22 @@ class _Gen:
         o = self.define(op.results[0])
         if name == "sqrt":
             expr = f"np.sqrt({x})" if k in ("f32", "f64") else _from_f32(f"np.sqrt({_to_f32(x, k)})", k)
+        elif name in _LIBM:
+            _libm_check(op)
+            expr = _from_f64(f"libm_{name}({_to_f64(x, k)})", k)
         else:
             expr = _from_f64(f"{_ROUNDING_UNARY[name]}({_to_f64(x, k)})", k)
         self.emit(ind, f"{o} = {expr}")
+
+    def g_math_binary(self, op: Any, ind: int) -> None:
+        """``math.powf``/``math.atan2``: the libm function of the float64 operands, rounded once (as
+        ``mathfuncs.binary``)."""
+        k = self._fkind(op)
+        _libm_check(op)
+        name = op.name.split(".", 1)[1]
+        a, b = (_to_f64(self.use(v), k) for v in op.operands)
+        o = self.define(op.results[0])
+        self.emit(ind, f"{o} = {_from_f64(f'libm_{name}({a}, {b})', k)}")
 
     def g_fma(self, op: Any, ind: int) -> None:
         k = self._fkind(op)
@@ -823,6 +850,10 @@ for _n in _INDEX_BINARY:
     _OPS[f"index.{_n}"] = _Gen.g_int_binary
 for _n in _ROUNDING_UNARY:
     _OPS[f"math.{_n}"] = _Gen.g_math_unary
+for _n in _mathfuncs.LIBM_UNARY:
+    _OPS[f"math.{_n}"] = _Gen.g_math_unary
+for _n in _mathfuncs.LIBM_BINARY:
+    _OPS[f"math.{_n}"] = _Gen.g_math_binary
 
 
 def generate(root: Any) -> Nest:

@@ -43,6 +43,8 @@ from numba import njit
 from numba.core import types
 from numba.extending import intrinsic
 
+from xesim.numerics import mathfuncs as _mathfuncs
+
 # Generated modules do ``from xesim.exec.jit.rt import *``: every public name here (and ``np``, ``math``).
 
 _I64 = ir.IntType(64)
@@ -632,6 +634,12 @@ def copysign32(x, y):
 @njit(cache=True)
 def copysign64(x, y):
     return f64_from_bits((f64_bits(x) & 0x7FFFFFFFFFFFFFFF) | (f64_bits(y) & (-0x7FFFFFFFFFFFFFFF - 1)))
+
+
+# the host libm's functions of float64 values (math.exp, ...), the very ones the interpreter maps over arrays
+# (xesim/numerics/mathfuncs.py LIBM_UNARY / LIBM_BINARY): libm_exp, libm_powf, ...
+for _name, _fn in {**_mathfuncs.LIBM_UNARY, **_mathfuncs.LIBM_BINARY}.items():
+    globals()[f"libm_{_name}"] = njit(cache=True)(_fn)
 
 
 # f16 <-> f32 used by generated code: the F16C instructions when the host has them (numba compiles for the

@@ -65,11 +65,18 @@ def cache_dir() -> Path:
     return d
 
 
+def _mathfuncs_file() -> str:
+    from xesim.numerics import mathfuncs
+
+    return mathfuncs.__file__
+
+
 def runtime_digest() -> str:
     global _RUNTIME_DIGEST
     if _RUNTIME_DIGEST is None:
         h = hashlib.sha256()
         h.update((Path(__file__).parent / "rt.py").read_bytes())
+        h.update(Path(_mathfuncs_file()).read_bytes())  # the libm functions rt.py compiles (LIBM_UNARY, ...)
         h.update(codegen.CODEGEN_VERSION.encode())
         _RUNTIME_DIGEST = h.hexdigest()[:16]
     return _RUNTIME_DIGEST
