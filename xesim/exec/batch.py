@@ -373,10 +373,13 @@ def _create_nd_tdesc(op: Any, cx: BatchCompiler):
 
 
 def _op_offsets(fr: list, get_off: Any, n: int) -> np.ndarray | None:
-    """The op's offset operands as ``[n, rank]`` int64 (None when there are none)."""
+    """The op's offset operands as int64 ``[n, rank]``, or ``[rank]`` when they are the same for every instance
+    (it broadcasts against ``[n, rank]``); None when there are none."""
     offs = get_off(fr)
     if not offs:
         return None
+    if not any(_varies(o) for o in offs):
+        return np.array([int(o) for o in offs], np.int64)
     cols = [stacked(o, n).astype(np.int64) if _varies(o) else np.full(n, int(o), np.int64) for o in offs]
     return np.stack(cols, axis=1)
 
@@ -393,7 +396,7 @@ def _desc_and_offsets(fr: list, s_td: int, get_off: Any, n: int) -> tuple[NdDesc
         return None
     extra = _op_offsets(fr, get_off, n)
     if extra is not None:
-        if extra.shape[1] != offs.shape[1]:
+        if extra.shape[-1] != offs.shape[1]:
             return None
         offs = offs + extra
     return base, offs
