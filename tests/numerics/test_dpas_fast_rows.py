@@ -379,3 +379,45 @@ def test_a_decoding_goes_with_its_token(monkeypatch: pytest.MonkeyPatch) -> None
     assert len(decodes) == 1 and len(dpas_mod._RECENT_B) == 1
     np.testing.assert_array_equal(again.view(np.uint32), got.view(np.uint32))
     dpas_mod.forget_reused_b()
+
+
+@pytest.mark.parametrize("types", [("bf16", "bf16", "f32", "f32"), ("f16", "f16", "f16", "f32"),
+                                   ("f16", "f16", "f32", "f16"), ("s8", "s8", "s32", "s32")])
+def test_a_dpas_call_gives_the_bits_of_dpas(types: tuple, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DpasCall (one op's calls, checked once per operand signature) gives dpas's bits on every call: on the fast
+    configuration's kernel and off it (an f16 Dst, integers), for batches above and below the table threshold,
+    with C and without; an illegal shape raises dpas's ValueError every time."""
+    a_t, b_t, c_t, d_t = types
+    m = model_from_target(TARGET)
+    call = dpas_mod.DpasCall(a_t, b_t, c_t, d_t, m, TARGET)
+    rng = np.random.default_rng(7)
+    k = 32 if a_t == "s8" else 16
+    src = {"bf16": BF, "f16": np.float16, "s8": np.int8}[a_t]
+    acc = {"f32": np.float32, "f16": np.float16, "s32": np.int32}[c_t]
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 8 * 16 * 40)  # 40 tiles: small batches miss the fast path
+    delegated = []
+    real = dpas_mod.dpas
+    monkeypatch.setattr(dpas_mod, "dpas", lambda *a, **kw: delegated.append(1) or real(*a, **kw))
+    for nb in (64, 64, 8, 64, 8):
+        if a_t == "s8":
+            a = rng.integers(-128, 128, (nb, 8, k)).astype(src)
+            b = rng.integers(-128, 128, (nb, k, 16)).astype(src)
+            c = rng.integers(-1000, 1000, (nb, 8, 16)).astype(acc)
+        else:
+            a = rng.standard_normal((nb, 8, k)).astype(src)
+            b = rng.standard_normal((nb, k, 16)).astype(src)
+            c = rng.standard_normal((nb, 8, 16)).astype(acc)
+        for cc in (c, None):
+            tok = _Token()
+            want = real(a, b, cc, a_t, b_t, c_t, d_t, m, TARGET)
+            got = call(a, b, cc, b_token=tok)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    assert len(call.plans) == 4  # two batch sizes, with and without C
+    fast = d_t == "f32" and a_t != "s8"
+    assert len(delegated) == (6 if fast else 10)  # first sight of each signature, and the small batches
+    bad = np.zeros((4, 8, k + 1), a.dtype)
+    for _ in range(2):
+        with pytest.raises(ValueError, match="K dimensions differ"):
+            call(bad, b[:4], None)
+    dpas_mod.forget_reused_b()

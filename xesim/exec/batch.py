@@ -938,7 +938,7 @@ def _dpas(op: Any, cx: BatchCompiler):
     from xesim.exec.registry import IMPLS
     from xesim.exec.values import dtype_of
     from xesim.exec.vnni import unpack as unpack_vnni
-    from xesim.numerics.dpas import dpas, model_from_target
+    from xesim.numerics.dpas import DpasCall, model_from_target
 
     step = IMPLS[op.name](op, cx)
     lhs, rhs, acc = _operand(op, "lhs"), _operand(op, "rhs"), _operand(op, "acc")
@@ -956,7 +956,7 @@ def _dpas(op: Any, cx: BatchCompiler):
     res = cx.slot(op.results[0])
     rdt = dtype_of(rt.element_type)
     n = cx.n
-    target = engine.target
+    call = DpasCall(a_name, b_name, c_name, d_name, model, engine.target)
 
     def bstep(fr: list) -> None:
         if not any(_varies(fr[s]) for s in in_slots):
@@ -976,7 +976,7 @@ def _dpas(op: Any, cx: BatchCompiler):
                 pass
         c = stacked(fr[s_c], n) if s_c is not None else None
         try:  # the Varying stands for B's value: dpas reuses its decoding of B for the next op with it
-            d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target, b_token=bv)
+            d = call(a, b, c, b_token=bv)
         except ValueError as exc:
             raise ExecFault(str(exc)) from None
         fr[res] = Varying.from_stack(np.asarray(d).astype(rdt, copy=False).reshape(n, m, nn))

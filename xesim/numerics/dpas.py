@@ -892,6 +892,25 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
     return out.reshape(batch + (M, N))
 
 
+def _float_prepared(model: DpasModel, a_type: str, b_type: str, acc_type: str, dst_type: str, ops: int, depth: int,
+                    nsteps: int) -> tuple:
+    """The per-configuration constants of a float DPAS (kept in the model's cache): operand codes, the kernel
+    configuration, the Dst encoding, the model's NaN pattern and the fast configuration's plan (or None)."""
+    key = ("call", a_type, b_type, acc_type, dst_type, ops, depth, nsteps)
+    prepared = model._cache.get(key)
+    if prepared is None:
+        ftz = {"f16": model.in_ftz_f16, "bf16": model.in_ftz_bf16, "tf32": model.in_ftz_tf32}
+        codes = np.array([_FLOAT_CODES[a_type], _FLOAT_CODES[b_type], _FLOAT_CODES[acc_type], ftz[a_type],
+                          ftz[b_type], _TF32_MODES[model.tf32_in]], np.int64)
+        cfg = _float_cfg(model, ops, depth, nsteps, acc_type, dst_type)
+        prepared = (codes, cfg, np.array(_ENCODING[dst_type], np.int64), _nan_pattern(model, dst_type),
+                    _fast16_plan(codes, cfg, a_type, b_type, dst_type, ops, nsteps))
+        if len(model._cache) > 256:
+            model._cache.clear()
+        model._cache[key] = prepared
+    return prepared
+
+
 def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str, acc_type: str,
              dst_type: str, model: DpasModel, batch: tuple, ops: int, depth: int,
              b_token: object = None) -> np.ndarray:
@@ -913,19 +932,8 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
     for role, x, t in (("A", a, a_type), ("B", b, b_type)):
         if x.dtype != FLOAT_SOURCE_TYPES[t]:
             raise ValueError(f"DPAS: {role} holds {t} values and must be a {FLOAT_SOURCE_TYPES[t]} array, got {x.dtype}")
-    key = ("call", a_type, b_type, acc_type, dst_type, ops, depth, nsteps)
-    prepared = model._cache.get(key)
-    if prepared is None:
-        ftz = {"f16": model.in_ftz_f16, "bf16": model.in_ftz_bf16, "tf32": model.in_ftz_tf32}
-        codes = np.array([_FLOAT_CODES[a_type], _FLOAT_CODES[b_type], _FLOAT_CODES[acc_type], ftz[a_type],
-                          ftz[b_type], _TF32_MODES[model.tf32_in]], np.int64)
-        cfg = _float_cfg(model, ops, depth, nsteps, acc_type, dst_type)
-        prepared = (codes, cfg, np.array(_ENCODING[dst_type], np.int64), _nan_pattern(model, dst_type),
-                    _fast16_plan(codes, cfg, a_type, b_type, dst_type, ops, nsteps))
-        if len(model._cache) > 256:
-            model._cache.clear()
-        model._cache[key] = prepared
-    codes, cfg, enc, nan_pattern, fast = prepared
+    codes, cfg, enc, nan_pattern, fast = _float_prepared(model, a_type, b_type, acc_type, dst_type, ops, depth,
+                                                         nsteps)
     if fast is not None and nb * M * N * nsteps >= _TABLE_MIN_WORK:
         return _fast16_call(a, b, c, acc_type, batch, nb, nsteps, fast, nan_pattern, b_token)
     abits = _readonly(_batched(a, batch, nb).view(np.uint32 if a_type == "tf32" else np.uint16))
@@ -1084,6 +1092,50 @@ def dpas(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type
     a token without weak references is not remembered.  Same values either way."""
     a, b, c, batch, ops, depth = _prepare(a, b, c, a_type, b_type, acc_type, dst_type, target, False)
     return _compute(a, b, c, a_type, b_type, acc_type, dst_type, model, batch, ops, depth, b_token)
+
+
+class DpasCall:
+    """:func:`dpas` for one op: fixed types, model and target, called again and again with operands of the same
+    shapes (a kernel step of a batch).  The first call with an operand signature (shapes and dtypes) is a plain
+    :func:`dpas` call, which checks everything; later calls with that signature go straight to the fast
+    configuration's kernel when it applies (:func:`_fast16_call`), else to :func:`dpas`.  Same results as
+    :func:`dpas` either way (tested)."""
+
+    def __init__(self, a_type: str, b_type: str, acc_type: str, dst_type: str, model: DpasModel,
+                 target: Any) -> None:
+        self.types = (a_type, b_type, acc_type, dst_type)
+        self.model, self.target = model, target
+        self.plans: dict[tuple, tuple | None] = {}  # operand signature -> fast plan, None when it does not apply
+
+    def __call__(self, a: np.ndarray, b: np.ndarray, c: np.ndarray | None, *,
+                 b_token: object = None) -> np.ndarray:
+        a, b = np.asarray(a), np.asarray(b)
+        c = None if c is None else np.asarray(c)
+        sig = (a.shape, a.dtype, b.shape, b.dtype, None if c is None else (c.shape, c.dtype))
+        if sig in self.plans:
+            plan = self.plans[sig]
+            if plan is not None and plan[1] * plan[2] >= _TABLE_MIN_WORK:
+                batch, nb, work, nsteps, fast, nan_pattern = plan
+                return _fast16_call(a, b, c, self.types[2], batch, nb, nsteps, fast, nan_pattern, b_token)
+            return dpas(a, b, c, *self.types, self.model, self.target, b_token=b_token)
+        d = dpas(a, b, c, *self.types, self.model, self.target, b_token=b_token)  # checks the operands
+        self.plans[sig] = self._plan(a, b, c)
+        return d
+
+    def _plan(self, a: np.ndarray, b: np.ndarray, c: np.ndarray | None) -> tuple | None:
+        a_type, b_type, acc_type, dst_type = self.types
+        if a_type in INT_SOURCE_TYPES:
+            return None
+        _, _, _, batch, ops, depth = _prepare(a, b, c, a_type, b_type, acc_type, dst_type, self.target, False)
+        M, K = a.shape[-2:]
+        N = b.shape[-1]
+        nsteps = K // (ops * depth)
+        _, _, _, nan_pattern, fast = _float_prepared(self.model, a_type, b_type, acc_type, dst_type, ops, depth,
+                                                     nsteps)
+        if fast is None:
+            return None
+        nb = math.prod(batch) if batch else 1
+        return batch, nb, M * N * nsteps, nsteps, fast, nan_pattern
 
 
 def dpas_instruction(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_type: str,

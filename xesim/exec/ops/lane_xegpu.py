@@ -262,7 +262,7 @@ def _prefetch_nd(op: Any, cx: Any):
 # ============================================================================ dpas
 @lane_impl("xegpu.dpas")
 def _dpas(op: Any, cx: Any):
-    from xesim.numerics.dpas import dpas, model_from_target
+    from xesim.numerics.dpas import DpasCall, dpas, model_from_target
 
     lhs, rhs, acc = _operand(op, "lhs"), _operand(op, "rhs"), _operand(op, "acc")
     lt, bt, rt = lhs.type, rhs.type, op.results[0].type
@@ -308,6 +308,7 @@ def _dpas(op: Any, cx: Any):
     to_a, to_b, to_c = (_FragmentsToMatrix(layout, x) for x in ("a", "b", "c"))
     d_idx = layout.index_map("d")
     d_flat = d_idx.reshape(-1)
+    batched_call = DpasCall(a_name, b_name, c_name, d_name, model, target)
 
     def step(fr: list) -> None:
         require_whole_subgroup(ks)
@@ -318,7 +319,7 @@ def _dpas(op: Any, cx: Any):
             b = to_b.of_value(bv, g, n)
             c = to_c.of_value(fr[s_c], g, n) if s_c is not None else None
             try:  # the Varying stands for B's value: dpas reuses its decoding of B for the next op with it
-                d = dpas(a, b, c, a_name, b_name, c_name, d_name, model, target, b_token=bv)
+                d = batched_call(a, b, c, b_token=bv)
             except ValueError as exc:
                 raise ExecFault(str(exc)) from None
             d = np.asarray(d).astype(rdt, copy=False).reshape(g, -1)  # a new array
