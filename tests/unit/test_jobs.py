@@ -273,6 +273,32 @@ def test_results_merge_in_chunk_order(jobs: int, count: int) -> None:
     assert results[0][1].count("parity warning") == 2
 
 
+def test_every_process_starts_from_one_copy_of_the_launch_memory() -> None:
+    """The parent copies the memory the launch may write once, before forking; every process's runner finds that
+    copy as ``engine.pristine_copies`` (its first batch's roll-back snapshot, xesim/exec/batch.py) holding the
+    starting bytes, although the parent's own chunk has changed memory by then; the parent drops it after its
+    chunk even when its runner does not take it (a later launch must not roll back to it)."""
+    eng, kernel, ops = _engine(2)
+    alloc = eng.memory.allocate(64, "device", "buffer")
+    alloc.data[:] = 7
+    seen = []
+
+    def runner(subset: list) -> None:
+        copies = eng.__dict__.get("pristine_copies")  # left in place: this runner is not a batched one
+        assert copies is not None and list(copies) == [id(alloc)]
+        start = copies[id(alloc)]
+        seen.append((subset[0][0], bytes(start), start is not alloc.data))
+        for wg in subset:
+            alloc.data[wg[0]] = 100 + wg[0]
+        eng.out.write(f"{subset[0][0]}:{bytes(start[:4]).hex()}\n")
+
+    parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(4)], runner)
+    assert "pristine_copies" not in eng.__dict__
+    assert eng.out.getvalue() == "0:07070707\n2:07070707\n"  # the child's copy too: the starting bytes
+    assert seen == [(0, bytes([7] * 64), True)]  # this process's chunk, seen before it wrote
+    assert list(alloc.data[:4]) == [100, 101, 102, 103] and set(alloc.data[4:]) == {7}
+
+
 def test_workers_are_reaped_and_leave_no_zombies() -> None:
     """A worker whose result is complete is not waited for on the launch's critical path, but it is reaped: at
     the next spread launch when it has exited by then, and reap_children(block=True) (run at exit) waits."""

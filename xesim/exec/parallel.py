@@ -17,12 +17,14 @@ How (Linux ``os.fork``):
    is spread (a fork costs a few milliseconds);
 2. otherwise the (remaining) workgroups are cut into ``n = min(jobs, count)`` contiguous chunks (chunk ``i`` =
    ``workgroups[i*len//n:(i+1)*len//n]``); chunks 1..n-1 run in forked children, chunk 0 here (timed);
-3. a child works on its copy-on-write image of the process: it snapshots the global allocations the kernel can
-   write (every live one; only those of its memref arguments that xesim/exec/kernel_writes.py does not prove
-   read-only, when ``run_workgroups`` is given the kernel's arguments and none is an integer, which may be an
-   address; the snapshot doubles as the batched runner's first roll-back snapshot), runs its chunk, and sends
-   back the bytes it changed (per 4 KiB block: the block's bytes and a bit mask of the changed ones;
-   xesim/exec/memdiff.py) in anonymous shared memory mapped before the fork, and through a pipe (pickle) the
+3. before forking, the parent copies the global allocations the kernel can write (every live one; only those of
+   its memref arguments that xesim/exec/kernel_writes.py does not prove read-only, when ``run_workgroups`` is
+   given the kernel's arguments and none is an integer, which may be an address): the launch's starting bytes,
+   which every process only reads -- the children diff against them, and every process's first batch uses them
+   as its roll-back snapshot (so their pages stay shared: no copy-on-write, no copy per process);
+   a child works on its copy-on-write image of the process, runs its chunk, and sends back the bytes it changed
+   (per 4 KiB block: the block's bytes and a bit mask of the changed ones; xesim/exec/memdiff.py) in anonymous
+   shared memory mapped before the fork, and through a pipe (pickle) the
    number of changed blocks per allocation, its ``gpu.printf`` text, what it wrote to ``engine.out``, its
    warnings (keyed like ``Engine.warn``), new assumption notes, the target parameters it read, and its fault;
 4. the parent, after its own chunk, takes the children's results in chunk order (a child with a complete result
@@ -315,6 +317,7 @@ class _Launch:
         self.children: dict[int, tuple[int, int]] = {}  # chunk index -> (pid, read end of its pipe)
         self.shared: dict[int, np.ndarray] = {}  # chunk index -> memory shared with its child (changed bytes)
         self.slots: list[int] = [0]
+        self.before: list[np.ndarray] = []  # the starting bytes of allocs (run())
 
     def run(self) -> float:
         """Run the launch; the seconds chunk 0 took here."""
@@ -325,12 +328,17 @@ class _Launch:
         memdiff.warm_up()  # load its compiled loops once, here, not in every child
         reap_children()
         self.slots = _record_slots(self.allocs)
+        self.before = [a.data.copy() for a in self.allocs]  # the starting bytes (module docstring, step 3)
         try:
             for i in range(1, len(self.chunks)):
                 self._fork(i)
             set_numba_threads(1)  # one core per process (the caller restores the count)
+            engine.pristine_copies = {id(a): b for a, b in zip(self.allocs, self.before)}  # read by exec/batch.py
             t0 = time.perf_counter()
-            self.runner(self.chunks[0])
+            try:
+                self.runner(self.chunks[0])
+            finally:
+                engine.__dict__.pop("pristine_copies", None)  # a runner that is not batched leaves them
             seconds = time.perf_counter() - t0
             for i in range(1, len(self.chunks)):
                 if i in self.children:
@@ -361,7 +369,7 @@ class _Launch:
                 for _, fd in self.children.values():
                     os.close(fd)
                 try:
-                    payload = _child_run(self.engine, self.runner, self.chunks[i], self.allocs,
+                    payload = _child_run(self.engine, self.runner, self.chunks[i], self.allocs, self.before,
                                          self.shared[i], self.slots)
                 except BaseException:  # noqa: BLE001 - a failure of this module's child code
                     payload = pickle.dumps({"crash": traceback.format_exc()})
@@ -519,15 +527,15 @@ class _ErrLog:
         pass
 
 
-def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list, shared: np.ndarray,
-               slots: list[int]) -> bytes:
-    """Run ``chunk`` in this (forked) process; the pickled result (module docstring, step 3).  The changed
-    bytes of ``allocs[j]`` go into ``shared`` at ``slots[j]``; the result says how many blocks each has."""
+def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list, before: list[np.ndarray],
+               shared: np.ndarray, slots: list[int]) -> bytes:
+    """Run ``chunk`` in this (forked) process; the pickled result (module docstring, step 3).  The bytes of
+    ``allocs[j]`` that differ from ``before[j]`` (the launch's starting bytes, never written) go into ``shared``
+    at ``slots[j]``; the result says how many blocks each has."""
     from xesim.exec import memdiff
 
     _one_numba_thread()
     ks = engine.kstate
-    before = [a.data.copy() for a in allocs]
     engine.pristine_copies = {id(a): b for a, b in zip(allocs, before)}  # read (never written) by xesim.exec.batch
     n_printf, n_notes = len(ks.printf_buffer), len(engine.assumption_notes)
     out, log = io.StringIO(), _ErrLog()
