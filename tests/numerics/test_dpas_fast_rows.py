@@ -421,3 +421,23 @@ def test_a_dpas_call_gives_the_bits_of_dpas(types: tuple, monkeypatch: pytest.Mo
         with pytest.raises(ValueError, match="K dimensions differ"):
             call(bad, b[:4], None)
     dpas_mod.forget_reused_b()
+
+
+def test_operands_strided_over_the_batch_are_read_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch of A tiles that are row blocks of larger tiles (what vector.extract_strided_slice hands DPAS) and
+    a C strided the same way give the bits of their contiguous copies, and are not copied first (``_bits3``)."""
+    rng = np.random.default_rng(11)
+    big_a = rng.uniform(-2, 2, (40, 32, 16)).astype(BF)
+    big_c = rng.standard_normal((40, 16, 16)).astype(np.float32)
+    b = rng.uniform(-2, 2, (40, 16, 16)).astype(BF)
+    a, c = big_a[:, 8:16], big_c[:, 8:16]
+    assert not a.flags.c_contiguous and not c.flags.c_contiguous
+    m = model_from_target(TARGET)
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    want = dpas(np.ascontiguousarray(a), b, np.ascontiguousarray(c), "bf16", "bf16", "f32", "f32", m, TARGET)
+    copies = []
+    real = dpas_mod._batched
+    monkeypatch.setattr(dpas_mod, "_batched", lambda *x: copies.append(1) or real(*x))
+    got = dpas(a, b, c, "bf16", "bf16", "f32", "f32", m, TARGET)
+    np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
+    assert copies == []

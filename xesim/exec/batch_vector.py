@@ -5,7 +5,9 @@
 form indexes the ``[B, ...]`` stack of its operands once, with the index the ordinary implementation uses
 (:mod:`xesim.exec.ops.vector`: :func:`static_position`, :func:`extract_strided_index`,
 :func:`insert_strided_index`) behind the instance axis; instance ``i`` of the result is exactly what the
-ordinary step computes from instance ``i``'s operands (a fresh array; operands are never written).  Anything
+ordinary step computes from instance ``i``'s operands.  Values are never written once made, so an extract whose
+per-instance part is contiguous in its source (a row block of a loaded tile, one of a load's array_length
+blocks) is a view of the source's stack, not a copy; inserts make a fresh array.  Anything
 else -- dynamic or poison positions, a scalar extracted or inserted, operands the same for every instance --
 takes the op's ordinary batched step (:func:`xesim.exec.batch.per_instance`).  VC kernels cut their DPAS
 operands out of loaded tiles with these ops (tools/bench_programs.py); per instance they cost a Python call each.
@@ -32,8 +34,19 @@ def _ordinary(op: Any, cx: BatchCompiler) -> Callable[[list], None]:
     return per_instance(op, cx, IMPLS[op.name](op, cx))
 
 
+def _instance_contiguous(x: np.ndarray) -> bool:
+    """Whether each ``x[i]`` is laid out as a C-contiguous array (the instance axis may have any stride)."""
+    expect = x.itemsize
+    for size, stride in zip(reversed(x.shape[1:]), reversed(x.strides[1:])):
+        if size != 1 and stride != expect:
+            return False
+        expect *= size
+    return True
+
+
 def _read(op: Any, cx: BatchCompiler, index: tuple) -> Callable[[list], None]:
-    """Result of instance i = a copy of ``source_i[index]`` shaped as the result type."""
+    """Result of instance i = ``source_i[index]`` shaped as the result type: a view of the source's stack when
+    each instance's part is contiguous (:func:`_instance_contiguous`), else a copy."""
     ordinary = _ordinary(op, cx)
     s, res, n = cx.slot(op.operands[0]), cx.slot(op.results[0]), cx.n
     shape = (n, *op.results[0].type.shape)
@@ -44,7 +57,8 @@ def _read(op: Any, cx: BatchCompiler, index: tuple) -> Callable[[list], None]:
         if not isinstance(v, Varying):
             ordinary(fr)
             return
-        fr[res] = Varying.from_stack(stacked(v, n)[full].reshape(shape).copy())
+        out = stacked(v, n)[full].reshape(shape)
+        fr[res] = Varying.from_stack(out if _instance_contiguous(out) else out.copy())
 
     return bstep
 

@@ -3,9 +3,14 @@
 
 Loads with ``packed`` produce such tiles for many instances at once (xesim/exec/ops/xegpu.py ``arrange``) and
 batched DPAS unpacks them again (xesim/exec/batch.py); numpy's strided transposes of the short last axis cost
-about 1.5 ms per MiB, these loops a fraction of that, on numba's threads for large batches."""
+about 1.5 ms per MiB, these loops a fraction of that, on numba's threads for large batches.  Both directions read
+their source through its strides (a load's ``[n, array_length, K, N]`` blocks are a transposed view of the
+memory-order rows; a DPAS operand is often a ``vector.extract`` view of a larger tile): no contiguous copy
+first."""
 
 from __future__ import annotations
+
+import math
 
 import numba
 import numpy as np
@@ -16,18 +21,19 @@ PARALLEL_BYTES = 1 << 17
 
 @numba.njit(cache=True)
 def _copy_range(flat, packed, lo, hi, to_packed):  # noqa: ANN001, ANN202
-    """Tiles ``lo`` to ``hi - 1``: ``packed[b, k2, n, p]`` <-> ``flat[b, v*k2 + p, n]``, into ``packed`` when
-    ``to_packed``, else into ``flat``."""
-    v = packed.shape[3]
+    """Tile groups ``lo`` to ``hi - 1``: ``packed[b, a, k2, n, p]`` <-> ``flat[b, a, v*k2 + p, n]``, into
+    ``packed`` when ``to_packed``, else into ``flat`` (either may be a strided view)."""
+    v = packed.shape[4]
     for b in range(lo, hi):
-        for k2 in range(packed.shape[1]):
-            for p in range(v):
-                if to_packed:
-                    for n in range(packed.shape[2]):
-                        packed[b, k2, n, p] = flat[b, v * k2 + p, n]
-                else:
-                    for n in range(packed.shape[2]):
-                        flat[b, v * k2 + p, n] = packed[b, k2, n, p]
+        for a in range(packed.shape[1]):
+            for k2 in range(packed.shape[2]):
+                for p in range(v):
+                    if to_packed:
+                        for n in range(packed.shape[3]):
+                            packed[b, a, k2, n, p] = flat[b, a, v * k2 + p, n]
+                    else:
+                        for n in range(packed.shape[3]):
+                            flat[b, a, v * k2 + p, n] = packed[b, a, k2, n, p]
 
 
 @numba.njit(cache=True)
@@ -46,7 +52,7 @@ _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 def _run(flat: np.ndarray, packed: np.ndarray, to_packed: bool) -> None:
-    """:func:`_copy_range` over every tile, on numba's threads for large batches."""
+    """:func:`_copy_range` over every tile group, on numba's threads for large batches."""
     count = flat.shape[0]
     threads = 1 if flat.nbytes < PARALLEL_BYTES or count < 2 else min(numba.get_num_threads(), count)
     if threads > 1:
@@ -55,22 +61,32 @@ def _run(flat: np.ndarray, packed: np.ndarray, to_packed: bool) -> None:
         _copy(flat, packed, to_packed)
 
 
+def _groups(x: np.ndarray, inner: int) -> np.ndarray:
+    """``x [..., <inner axes>]`` as ``[B, A, <inner axes>]``: with more than one leading axis the last one is A
+    and the others merge into B, else A = 1 (a view when numpy can make one, else a copy); as unsigned integers
+    of its element size."""
+    lead = x.shape[:-inner]
+    if len(lead) <= 1:
+        x = x.reshape(math.prod(lead), 1, *x.shape[-inner:])
+    else:
+        x = x.reshape(-1, *x.shape[-inner - 1:])
+    return x.view(_UNSIGNED[x.dtype.itemsize]) if x.dtype.itemsize in _UNSIGNED else x
+
+
 def pack(tiles: np.ndarray, v: int) -> np.ndarray:
     """``tiles [..., K, N]`` (K a multiple of ``v``) -> ``[..., K/v, N, v]`` with ``out[.., k2, n, p] =
-    tiles[.., v*k2 + p, n]`` (same dtype, new contiguous array)."""
+    tiles[.., v*k2 + p, n]`` (same dtype, new contiguous array; ``tiles`` may be any strided view)."""
     *lead, k, n = tiles.shape
-    src = np.ascontiguousarray(tiles).reshape(-1, k, n)
-    u = src.view(_UNSIGNED[src.dtype.itemsize])
-    out = np.empty((src.shape[0], k // v, n, v), u.dtype)
-    _run(u, out, True)
+    src = _groups(tiles, 2)
+    out = np.empty((*src.shape[:2], k // v, n, v), src.dtype)
+    _run(src, out, True)
     return out.view(tiles.dtype).reshape(*lead, k // v, n, v)
 
 
 def unpack(packed: np.ndarray) -> np.ndarray:
-    """The inverse of :func:`pack`: ``[..., K/v, N, v]`` -> ``[..., K, N]``."""
+    """The inverse of :func:`pack`: ``[..., K/v, N, v]`` -> ``[..., K, N]`` (new contiguous array)."""
     *lead, k2, n, v = packed.shape
-    src = np.ascontiguousarray(packed).reshape(-1, k2, n, v)
-    u = src.view(_UNSIGNED[src.dtype.itemsize])
-    out = np.empty((src.shape[0], k2 * v, n), u.dtype)
-    _run(out, u, False)
+    src = _groups(packed, 3)
+    out = np.empty((*src.shape[:2], k2 * v, n), src.dtype)
+    _run(out, src, False)
     return out.view(packed.dtype).reshape(*lead, k2 * v, n)

@@ -832,12 +832,20 @@ def _fast16_plan(codes: np.ndarray, cfg: np.ndarray, a_type: str, b_type: str, d
 
 
 def _bits3(x: np.ndarray, batch: tuple, nb: int, dtype: type) -> np.ndarray:
-    """``x`` as a read-only contiguous (nb, rows, columns) array whose elements are reinterpreted as ``dtype``."""
-    if x.shape[:-2] != batch or not x.flags.c_contiguous:
+    """``x`` as a read-only (nb, rows, columns) array whose elements are reinterpreted as ``dtype``: a view when
+    each matrix is C-contiguous (the batch axis may be strided: a DPAS operand extracted from a larger tile),
+    else a contiguous copy."""
+    if x.shape[:-2] != batch or not _matrices_contiguous(x):
         x = _batched(x, batch, nb)
     v = x.view(dtype).reshape(nb, x.shape[-2], x.shape[-1])
     v.flags.writeable = False
     return v
+
+
+def _matrices_contiguous(x: np.ndarray) -> bool:
+    """Whether every ``x[..., :, :]`` matrix is laid out C-contiguously (rows of ``x.shape[-1]`` elements)."""
+    return x.ndim >= 2 and (x.shape[-1] == 1 or x.strides[-1] == x.itemsize) and \
+        (x.shape[-2] == 1 or x.strides[-2] == x.shape[-1] * x.itemsize)
 
 
 def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: str, batch: tuple, nb: int,
