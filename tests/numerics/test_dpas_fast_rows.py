@@ -11,6 +11,7 @@ reference's bits.  A proof that said "exact" too eagerly fails the midpoint test
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import ml_dtypes
 import numpy as np
@@ -31,8 +32,10 @@ def _fast_and_checked(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, t: str
     """The same tile through the fast row path and through the checked per-element path."""
     m = model_from_target(TARGET) if model_name is None else preset(model_name)
     monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 0)
     fast = dpas(a, b, c, t, t, "f32", "f32", m, TARGET).view(np.uint32)
     monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 1 << 62)
+    monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 1 << 62)
     checked = dpas(a, b, c, t, t, "f32", "f32", m, TARGET).view(np.uint32)
     return fast, checked
 
@@ -213,8 +216,10 @@ def test_a_nan_made_in_the_sum_gets_the_models_pattern(t: str, monkeypatch: pyte
     c = np.zeros((8, 16), np.float32)
     m = dataclasses.replace(model_from_target(TARGET), name="odd_nan", nan_bits=0x7FA5A5A5)  # not the CPU's
     monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 0)
     fast = dpas(a, b, c, t, t, "f32", "f32", m, TARGET).view(np.uint32)
     monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 1 << 62)
+    monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 1 << 62)
     checked = dpas(a, b, c, t, t, "f32", "f32", m, TARGET).view(np.uint32)
     assert (fast == 0x7FA5A5A5).all() and (checked == 0x7FA5A5A5).all()
 
@@ -306,6 +311,7 @@ def _counting_b_decodes(monkeypatch: pytest.MonkeyPatch) -> tuple[object, list]:
     monkeypatch.setattr(dpas_mod, "_decode16_rows", lambda *a: decodes.append(1) or real(*a))
     monkeypatch.setattr(dpas_mod.numba, "get_num_threads", lambda: 1)
     monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 0)
     dpas_mod.forget_reused_b()
     return model_from_target(TARGET), decodes
 
@@ -394,7 +400,8 @@ def test_a_dpas_call_gives_the_bits_of_dpas(types: tuple, monkeypatch: pytest.Mo
     k = 32 if a_t == "s8" else 16
     src = {"bf16": BF, "f16": np.float16, "s8": np.int8}[a_t]
     acc = {"f32": np.float32, "f16": np.float16, "s32": np.int32}[c_t]
-    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 8 * 16 * 40)  # 40 tiles: small batches miss the fast path
+    monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 8 * 16 * 40)  # 40 tiles: small batches miss the fast path
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 8 * 16 * 40)
     delegated = []
     real = dpas_mod.dpas
     monkeypatch.setattr(dpas_mod, "dpas", lambda *a, **kw: delegated.append(1) or real(*a, **kw))
@@ -424,8 +431,8 @@ def test_a_dpas_call_gives_the_bits_of_dpas(types: tuple, monkeypatch: pytest.Mo
 
 
 def test_operands_strided_over_the_batch_are_read_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A batch of A tiles that are row blocks of larger tiles (what vector.extract_strided_slice hands DPAS) and
-    a C strided the same way give the bits of their contiguous copies, and are not copied first (``_bits3``)."""
+    """A batch of A tiles that are row blocks of larger tiles (what vector.extract_strided_slice hands DPAS) gives
+    the bits of its contiguous copy, and is not copied first (``_bits3``); a C strided the same way is copied."""
     rng = np.random.default_rng(11)
     big_a = rng.uniform(-2, 2, (40, 32, 16)).astype(BF)
     big_c = rng.standard_normal((40, 16, 16)).astype(np.float32)
@@ -434,10 +441,31 @@ def test_operands_strided_over_the_batch_are_read_in_place(monkeypatch: pytest.M
     assert not a.flags.c_contiguous and not c.flags.c_contiguous
     m = model_from_target(TARGET)
     monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 0)
     want = dpas(np.ascontiguousarray(a), b, np.ascontiguousarray(c), "bf16", "bf16", "f32", "f32", m, TARGET)
     copies = []
     real = dpas_mod._batched
     monkeypatch.setattr(dpas_mod, "_batched", lambda *x: copies.append(1) or real(*x))
-    got = dpas(a, b, c, "bf16", "bf16", "f32", "f32", m, TARGET)
+    got = dpas(a, b, np.ascontiguousarray(c), "bf16", "bf16", "f32", "f32", m, TARGET)
     np.testing.assert_array_equal(got.view(np.uint32), want.view(np.uint32))
     assert copies == []
+    np.testing.assert_array_equal(dpas(a, b, c, "bf16", "bf16", "f32", "f32", m, TARGET).view(np.uint32),
+                                  want.view(np.uint32))
+    assert len(copies) == 1
+
+
+@pytest.mark.parametrize("example", ["simt_dpas_f16.mlir", "sg_gemm_f16.mlir", "lane_gemm_f16.mlir"])
+def test_programs_with_only_the_fast_configuration_never_decode_per_element(
+        example: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example programs' DPAS ops (f16 sources, f32 C and Dst) take the table path at every size, single tiles
+    included (``_FAST_MIN_WORK``): the per-element kernel ``_float_driver`` -- about 15 s of numba compilation on
+    a first run -- is never called, and the output is the one the CHECK lines expect."""
+    from tests.conftest import run_xesim
+
+    root = Path(__file__).resolve().parents[2]
+    called = []
+    real = dpas_mod._float_driver
+    monkeypatch.setattr(dpas_mod, "_float_driver", lambda *a: called.append(1) or real(*a))
+    rc, _, err = run_xesim(["check", str(root / "examples" / example)])
+    assert rc == 0, err
+    assert called == []

@@ -473,13 +473,16 @@ def test_table_decoded_tiles_equal_the_per_element_decoder(name: str, t: str, mo
         C = (rng.standard_normal((4, 16, 32)) * 2.0 ** rng.integers(-20, 20, size=(4, 16, 32))).astype(cdt)
         try:
             monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+            monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 0)
             fast = dpas(A, B, C, t, t, acc_t, dst_t, m, TARGET)
         except ValueError:  # an illegal type combination for the target: nothing to compare
             continue
         monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 1 << 62)
+        monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 1 << 62)
         ref = dpas(A, B, C, t, t, acc_t, dst_t, m, TARGET)
         w = np.uint32 if dst_t == "f32" else np.uint16
         assert np.array_equal(fast.view(w), ref.view(w)), (name, t, acc_t, dst_t)
         fast_none = dpas(A, B, None, t, t, acc_t, dst_t, m, TARGET)
         monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+        monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 0)
         assert np.array_equal(dpas(A, B, None, t, t, acc_t, dst_t, m, TARGET).view(w), fast_none.view(w))

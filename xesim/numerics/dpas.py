@@ -831,11 +831,12 @@ def _fast16_plan(codes: np.ndarray, cfg: np.ndarray, a_type: str, b_type: str, d
             int(cfg[_DEPTH]))
 
 
-def _bits3(x: np.ndarray, batch: tuple, nb: int, dtype: type) -> np.ndarray:
-    """``x`` as a read-only (nb, rows, columns) array whose elements are reinterpreted as ``dtype``: a view when
-    each matrix is C-contiguous (the batch axis may be strided: a DPAS operand extracted from a larger tile),
-    else a contiguous copy."""
-    if x.shape[:-2] != batch or not _matrices_contiguous(x):
+def _bits3(x: np.ndarray, batch: tuple, nb: int, dtype: type, strided: bool = False) -> np.ndarray:
+    """``x`` as a read-only (nb, rows, columns) array whose elements are reinterpreted as ``dtype``: contiguous
+    (a copy when ``x`` is not), or with ``strided`` a view when each matrix is C-contiguous and the batch axis
+    has any nonzero stride (a DPAS A operand extracted from a larger tile).  Only A takes views: each layout
+    combination is one more numba compilation of the row kernel (about 1.2 s on a first run)."""
+    if x.shape[:-2] != batch or not (x.flags.c_contiguous or strided and _matrices_contiguous(x)):
         x = _batched(x, batch, nb)
     v = x.view(dtype).reshape(nb, x.shape[-2], x.shape[-1])
     v.flags.writeable = False
@@ -843,8 +844,9 @@ def _bits3(x: np.ndarray, batch: tuple, nb: int, dtype: type) -> np.ndarray:
 
 
 def _matrices_contiguous(x: np.ndarray) -> bool:
-    """Whether every ``x[..., :, :]`` matrix is laid out C-contiguously (rows of ``x.shape[-1]`` elements)."""
-    return x.ndim >= 2 and (x.shape[-1] == 1 or x.strides[-1] == x.itemsize) and \
+    """Whether every ``x[i, :, :]`` matrix of a 3-D ``x`` is laid out C-contiguously and distinct (batch stride
+    not 0: a broadcast is copied, so it adds no layout for numba to compile)."""
+    return x.ndim == 3 and x.strides[0] != 0 and (x.shape[-1] == 1 or x.strides[-1] == x.itemsize) and \
         (x.shape[-2] == 1 or x.strides[-2] == x.shape[-1] * x.itemsize)
 
 
@@ -856,7 +858,7 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
     f16/bf16 C is an f32 value exactly, and an f32 C's NaN payload never reaches Dst (spec/dpas-numerics.md
     §5.13).  Returns D as float32 ``batch + (M, N)``."""
     ta, la, tb, lb, bkey, depth = plan
-    abits = _bits3(a, batch, nb, np.uint16)
+    abits = _bits3(a, batch, nb, np.uint16, strided=True)
     bbits = _bits3(b, batch, nb, np.uint16)
     _, M, K = abits.shape
     N = bbits.shape[2]
@@ -942,7 +944,7 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
             raise ValueError(f"DPAS: {role} holds {t} values and must be a {FLOAT_SOURCE_TYPES[t]} array, got {x.dtype}")
     codes, cfg, enc, nan_pattern, fast = _float_prepared(model, a_type, b_type, acc_type, dst_type, ops, depth,
                                                          nsteps)
-    if fast is not None and nb * M * N * nsteps >= _TABLE_MIN_WORK:
+    if fast is not None and nb * M * N * nsteps >= _FAST_MIN_WORK:
         return _fast16_call(a, b, c, acc_type, batch, nb, nsteps, fast, nan_pattern, b_token)
     abits = _readonly(_batched(a, batch, nb).view(np.uint32 if a_type == "tf32" else np.uint16))
     bbits = _readonly(_batched(b, batch, nb).view(np.uint32 if b_type == "tf32" else np.uint16))
@@ -1038,12 +1040,16 @@ def _readonly(x: np.ndarray) -> np.ndarray:
         x = x.view()
         x.flags.writeable = False
     return x
-#: output elements x K steps from which 16-bit operands are decoded through 65536-entry tables (built once per
-#: operand type, about 4 ms) instead of element by element.  tools/bench_dpas_sizes.py, 8x16x16 tiles: bf16 with f32
-#: C (the fast configuration, :func:`_fast16_call`) 7 us per instance at 4 instances (work 512) and 1.9 at 64,
-#: against 21 and 17 us per element; f16 with f16 C 14 against 16 us at 4; one instance (work 128) is 24 against
-#: 39 us for bf16 but 46 against 30 for f16, so single tiles stay per element
+#: output elements x K steps from which 16-bit operands of a configuration other than the fast one are decoded
+#: through 65536-entry tables (built once per operand type, about 4 ms) instead of element by element.
+#: tools/bench_dpas_sizes.py, 8x16x16 tiles of f16 with f16 C: 14 against 16 us per instance at 4 instances (work
+#: 512), 8.5 against 15 at 256, but 46 against 30 us for a single tile
 _TABLE_MIN_WORK = 1 << 9
+#: the same for the fast configuration (:func:`_fast16_call`): every size.  bf16 with f32 C: 24 against 39 us for
+#: a single tile, 7 against 21 us per instance at 4, 1.9 against 17 at 64.  A program whose DPAS ops all have the
+#: fast configuration also never compiles the per-element kernel (``_float_driver``), about 15 s of numba
+#: compilation on the first run
+_FAST_MIN_WORK = 0
 _TABLES: dict[tuple[int, bool], np.ndarray] = {}
 _LSB_TABLES: dict[tuple[int, bool], np.ndarray] = {}
 
@@ -1127,7 +1133,7 @@ class DpasCall:
         sig = (a.shape, a.dtype, b.shape, b.dtype, None if c is None else (c.shape, c.dtype))
         if sig in self.plans:
             plan = self.plans[sig]
-            if plan is not None and plan[1] * plan[2] >= _TABLE_MIN_WORK:
+            if plan is not None and plan[1] * plan[2] >= _FAST_MIN_WORK:
                 batch, nb, work, nsteps, fast, nan_pattern = plan
                 return _fast16_call(a, b, c, self.types[2], batch, nb, nsteps, fast, nan_pattern, b_token)
             return dpas(a, b, c, *self.types, self.model, self.target, b_token=b_token)
