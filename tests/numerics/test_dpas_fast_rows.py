@@ -469,3 +469,14 @@ def test_programs_with_only_the_fast_configuration_never_decode_per_element(
     rc, _, err = run_xesim(["check", str(root / "examples" / example)])
     assert rc == 0, err
     assert called == []
+
+
+@pytest.mark.parametrize("code", [dpas_mod._F16, dpas_mod._BF16])
+@pytest.mark.parametrize("ftz", [False, True])
+def test_decode_tables_hold_the_decoders_bits(code: int, ftz: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 65536-entry tables (numpy) hold exactly what the numba decoder ``_decode_value`` gives for every bit
+    pattern: subnormals flushed to a zero of their sign under ftz, NaN as its sign's default NaN, bit for bit."""
+    monkeypatch.setattr(dpas_mod, "_TABLES", {})
+    table = dpas_mod._decode_table(code, ftz)
+    want = np.array([dpas_mod._decode_value(np.int64(b), code, ftz, 2) for b in range(1 << 16)])
+    np.testing.assert_array_equal(table.view(np.uint64), want.view(np.uint64))

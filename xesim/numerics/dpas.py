@@ -1054,18 +1054,21 @@ _TABLES: dict[tuple[int, bool], np.ndarray] = {}
 _LSB_TABLES: dict[tuple[int, bool], np.ndarray] = {}
 
 
-@numba.njit(cache=True)
-def _fill_table(code, ftz, out):  # noqa: ANN001, ANN202
-    for bits in range(out.shape[0]):
-        out[bits] = _decode_value(np.int64(bits), code, ftz, 2)
-
-
 def _decode_table(code: int, ftz: bool) -> np.ndarray:
-    """float64 value of every f16 / bf16 bit pattern under the operand treatment (``_decode_value``)."""
+    """float64 value of every f16 / bf16 bit pattern under the operand treatment: the values of
+    :func:`_decode_value`, bit for bit (tested), computed with numpy (exact widening; subnormals to a zero of their
+    sign when ``ftz``; NaN as the sign's default quiet NaN) so that a first run does not compile the decoder."""
     t = _TABLES.get((code, ftz))
     if t is None:
-        t = np.empty(1 << 16, np.float64)
-        _fill_table(code, ftz, t)
+        bits = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+        with np.errstate(invalid="ignore"):  # NaN patterns widen to NaN
+            t = bits.view(np.float16 if code == _F16 else ml_dtypes.bfloat16).astype(np.float64)
+        neg = (bits >> 15) != 0
+        if ftz:
+            t[(t != 0.0) & (np.abs(t) < (2.0**-14 if code == _F16 else 2.0**-126))] = 0.0
+            t = np.where(t == 0.0, np.where(neg, -0.0, 0.0), t)
+        nan = np.isnan(t)
+        t[nan] = np.where(neg[nan], -math.nan, math.nan)
         _TABLES[(code, ftz)] = t
     return t
 
