@@ -131,3 +131,17 @@ def test_after_a_fork_both_processes_take_tiles_from_new_memory(monkeypatch: pyt
     assert child[0] not in (free_addr, addr(alive)) and addr(mine) not in (free_addr, addr(alive))
     assert child[1] == alive.size * 5.0 and float(alive.sum()) == alive.size * 5.0
 
+
+
+def test_take_columns_is_fancy_indexing_into_a_recycled_tile(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xesim.exec.lanes import take_columns
+
+    monkeypatch.setattr(tile_pool, "MIN_BYTES", SMALL_LIMIT)
+    base = np.arange(64 * 300, dtype=np.float32).reshape(64, 300)
+    index = np.random.default_rng(1).permutation(256).reshape(16, 16)
+    got = take_columns(base, index)
+    assert got.flags.c_contiguous and np.array_equal(got, base[:, index.reshape(-1)])
+    with pytest.raises(IndexError, match="column 255 of a 200-column array"):
+        take_columns(base[:, :200], index)
+    with pytest.raises(IndexError, match="negative"):
+        take_columns(base, np.array([0, -1]))
