@@ -22,7 +22,9 @@ tiles given back by the pool are never the same while the first is referenced, w
 
 The pool holds at most :data:`MAX_BYTES`; when a new tile would pass that, the pool forgets every tile (tiles
 in use stay valid, owned by their users) and starts again.  ``XESIM_TILE_POOL=0`` turns the pool off
-(``np.empty`` everywhere); so does a platform without anonymous ``mmap``.
+(``np.empty`` everywhere); so does a platform without anonymous ``mmap``, or an interpreter whose reference
+counts do not say what the pool assumes (:func:`refcounts_tell_free_tiles`, checked at import: e.g. a
+free-threaded build).
 """
 
 from __future__ import annotations
@@ -86,9 +88,7 @@ class TilePool:
             if entries is None:
                 entries = self._tiles[key] = []
             for entry in entries:
-                # free: referenced by this entry only (getrefcount counts its argument too), and its root by this
-                # entry and the tile's .base only -- no view of it is alive
-                if sys.getrefcount(entry[1]) == 2 and sys.getrefcount(entry[0]) == 3:
+                if _is_free(entry):
                     tile = entry[1]
                     break
             else:
@@ -122,8 +122,34 @@ def _new_region(size: int) -> memoryview:
     return view[start:start + size]
 
 
+def _is_free(entry: tuple[np.ndarray, np.ndarray]) -> bool:
+    """Whether the pool's ``(root, tile)`` entry is the only holder of its tile and of every view of it: the tile is
+    referenced by the entry only (``getrefcount`` counts its argument too), its root by the entry and the tile's
+    ``.base`` only (a view's ``.base`` is the root)."""
+    return sys.getrefcount(entry[1]) == 2 and sys.getrefcount(entry[0]) == 3
+
+
+def refcounts_tell_free_tiles() -> bool:
+    """Whether this interpreter's reference counts say what :meth:`TilePool.empty` relies on (CPython with a GIL:
+    an entry alone is free; a view of its tile, or another name for it, makes it busy).  False turns the pool off
+    rather than risk handing out a tile in use."""
+    if not getattr(sys, "_is_gil_enabled", lambda: True)():
+        return False
+    root = np.frombuffer(bytearray(64), np.uint8)
+    entry = (root, root.view(np.float32))
+    del root
+    alone = _is_free(entry)
+    view = entry[1][1:]
+    with_view = _is_free(entry)
+    del view
+    name = entry[1]
+    with_name = _is_free(entry)
+    del name
+    return alone and not with_view and not with_name and _is_free(entry)
+
+
 POOL = TilePool(enabled=os.environ.get("XESIM_TILE_POOL", "1").strip() != "0"
-                and hasattr(mmap, "MAP_ANONYMOUS") and hasattr(mmap, "MAP_PRIVATE"))
+                and hasattr(mmap, "MAP_ANONYMOUS") and hasattr(mmap, "MAP_PRIVATE") and refcounts_tell_free_tiles())
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=POOL.reset, after_in_parent=POOL.reset)
 

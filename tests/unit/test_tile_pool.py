@@ -145,3 +145,10 @@ def test_take_columns_is_fancy_indexing_into_a_recycled_tile(monkeypatch: pytest
         take_columns(base[:, :200], index)
     with pytest.raises(IndexError, match="negative"):
         take_columns(base, np.array([0, -1]))
+
+
+def test_this_interpreter_lets_the_pool_tell_free_tiles() -> None:
+    """CPython with a GIL: the reference counts the pool reads mean what it assumes, so the pool is on (an
+    interpreter where they do not would turn it off, not hand out tiles in use)."""
+    assert tile_pool.refcounts_tell_free_tiles()
+    assert tile_pool.POOL.enabled == (os.environ.get("XESIM_TILE_POOL", "1").strip() != "0")
