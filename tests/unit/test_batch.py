@@ -447,36 +447,6 @@ def test_vc_dpas_reads_its_operands_where_the_loads_put_them(monkeypatch: pytest
     assert not batch_vector._instance_contiguous(x[:, :, 0:8]) and not batch_vector._instance_contiguous(x[:, ::2])
 
 
-def test_kernel_steps_reuse_the_tiles_the_previous_step_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every K step of the VC GEMM makes eight DPAS results, two decoded B operands and two loads; with every array
-    pooled (xesim/tile_pool.py), the steps recycle the tiles the previous step dropped: the pool holds about
-    two steps' worth, and the output is the exact product's."""
-    import importlib.util
-
-    from xesim import tile_pool
-
-    spec = importlib.util.spec_from_file_location("bench_programs", ROOT / "tools" / "bench_programs.py")
-    bp = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bp)
-    p = {"n": 256, "level": "vc", "type": "bf16"}
-    monkeypatch.setattr(tile_pool, "MIN_BYTES", 0)
-    monkeypatch.setattr(tile_pool, "POOL", tile_pool.TilePool())
-    calls: dict[tuple, int] = {}
-    real_empty = tile_pool.TilePool.empty
-
-    def counted(self, shape, dtype):  # noqa: ANN001, ANN202
-        calls[(tuple(shape), np.dtype(dtype))] = calls.get((tuple(shape), np.dtype(dtype)), 0) + 1
-        return real_empty(self, shape, dtype)
-
-    monkeypatch.setattr(tile_pool.TilePool, "empty", counted)
-    (rc, out, _), stats = _run_text(monkeypatch, bp.vc_gemm_program(p), batched=True)
-    assert rc == 0 and out == bp.xegpu_gemm_expected(p) and stats["fallback"] == 0
-    results = ((64, 8, 16), np.dtype(np.float32))  # 64 threads' 8x16 f32 DPAS results
-    assert calls[results] == 2 * 8 * 256 // 16  # two launches, 8 per K step
-    assert len(tile_pool.POOL._tiles[results]) <= 16
-    assert all(len(tile_pool.POOL._tiles[key]) <= 4 for key in calls if key != results)
-
-
 def _run_text(monkeypatch: pytest.MonkeyPatch, text: str, batched: bool) -> tuple[tuple, dict]:
     import tempfile
 

@@ -43,7 +43,6 @@ from xesim.exec.kernel_writes import launch_allocations
 from xesim.exec.lanes import Varying, _elementwise, _scalar_clone, run_clone, run_on_stacks, stacked
 from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import MemoryFault
-from xesim.tile_pool import empty as pooled_empty
 
 #: instances per batch (whole workgroups are never split; at least one workgroup per batch)
 MAX_BATCH = int(os.environ.get("XESIM_BATCH", "2048") or "2048")
@@ -677,7 +676,7 @@ class _Block2D:
         """The blocks of instances ``sel`` (None: all) as ``[len(sel), rows, width_units]`` units (numba row
         copies, on numba's threads for large batches)."""
         start = self.start if sel is None else self.start[sel]
-        out = pooled_empty((len(start), self.rows, self.width_units), self.flat.dtype)
+        out = np.empty((len(start), self.rows, self.width_units), self.flat.dtype)
         threads = _copy_threads(out.nbytes, len(start))
         if threads > 1:
             _gather_blocks_parallel(self.flat, np.ascontiguousarray(start), self.pitch_units, out, threads)

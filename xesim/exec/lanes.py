@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 
 from xesim.exec.interpreter import Compiler, ExecFault
-from xesim.tile_pool import empty as pooled_empty
 
 LANE_IMPLS: dict[str, Callable[[Any, Any], Any]] = {}
 
@@ -91,7 +90,7 @@ class Varying:
         a = self._arr
         if a is None and self.perm is not None:
             base, index, lanes = self.perm
-            a = self._arr = take_columns(base, index).reshape(lanes, -1)
+            a = self._arr = np.take(base, index, axis=1).reshape(lanes, -1)  # take: C order (no transposed copy)
         return a
 
     @arr.setter
@@ -145,28 +144,6 @@ def _same(a: Any, b: Any) -> bool:
 def _short(v: Any) -> str:
     s = repr(v)
     return s if len(s) < 40 else s[:37] + "..."
-
-
-_INDEX_BOUNDS: dict[int, tuple[np.ndarray, int]] = {}  # id -> (index array, its largest entry): the ops' constants
-
-
-def take_columns(base: np.ndarray, index: np.ndarray) -> np.ndarray:
-    """``base[:, index.ravel()]`` for a 2-D ``base``: a new C-contiguous array (``np.take`` order, not the
-    batch-innermost layout of fancy indexing) in a recycled tile (xesim/tile_pool.py).  Index arrays are
-    constants (layout maps), checked once against ``base``'s columns (IndexError)."""
-    got = _INDEX_BOUNDS.get(id(index))
-    if got is None or got[0] is not index:
-        got = (index, int(index.max()) if index.size else -1)
-        if int(index.min(initial=0)) < 0:
-            raise IndexError("negative column index")
-        if len(_INDEX_BOUNDS) > 64:
-            _INDEX_BOUNDS.clear()
-        _INDEX_BOUNDS[id(index)] = got
-    if got[1] >= base.shape[1]:
-        raise IndexError(f"column {got[1]} of a {base.shape[1]}-column array")
-    flat = index.reshape(-1)
-    # mode "clip": np.take writes into ``out`` directly (mode "raise" buffers); the bounds are checked above
-    return np.take(base, flat, axis=1, out=pooled_empty((base.shape[0], flat.size), base.dtype), mode="clip")
 
 
 def stacked(v: Any, lanes: int) -> np.ndarray:

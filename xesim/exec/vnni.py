@@ -15,8 +15,6 @@ import math
 import numba
 import numpy as np
 
-from xesim.tile_pool import empty as pooled_empty
-
 #: bytes from which a batch is split over numba's threads
 PARALLEL_BYTES = 1 << 17
 
@@ -80,7 +78,7 @@ def pack(tiles: np.ndarray, v: int) -> np.ndarray:
     tiles[.., v*k2 + p, n]`` (same dtype, new contiguous array; ``tiles`` may be any strided view)."""
     *lead, k, n = tiles.shape
     src = _groups(tiles, 2)
-    out = pooled_empty((*src.shape[:2], k // v, n, v), src.dtype)
+    out = np.empty((*src.shape[:2], k // v, n, v), src.dtype)
     _run(src, out, True)
     return out.view(tiles.dtype).reshape(*lead, k // v, n, v)
 
@@ -89,6 +87,6 @@ def unpack(packed: np.ndarray) -> np.ndarray:
     """The inverse of :func:`pack`: ``[..., K/v, N, v]`` -> ``[..., K, N]`` (new contiguous array)."""
     *lead, k2, n, v = packed.shape
     src = _groups(packed, 3)
-    out = pooled_empty((*src.shape[:2], k2 * v, n), src.dtype)
+    out = np.empty((*src.shape[:2], k2 * v, n), src.dtype)
     _run(out, src, False)
     return out.view(packed.dtype).reshape(*lead, k2 * v, n)

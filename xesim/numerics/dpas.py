@@ -54,7 +54,6 @@ import numpy as np
 from xesim.numerics.conversions import round_float
 from xesim.numerics.dpas_models import PRESETS, TABLE_COLUMNS, DpasModel, model_from_target, preset
 from xesim.numerics.exact import FORMAT_PARAMS, LIMBS, RNE, ROUNDING_CODES, round_f64, round_sum
-from xesim.tile_pool import empty as pooled_empty
 
 __all__ = [
     "PRESETS",
@@ -874,9 +873,9 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
     threads = numba.get_num_threads() if work >= _PARALLEL_MIN_WORK else 1
     decoded = _reused_b(b_token, (bkey, bbits.shape))
     if decoded is None:
-        B = pooled_empty((nb, K, N), np.float64)
-        Bst = pooled_empty((nb, 2, N), np.float64)
-        Btile = pooled_empty((nb, 2), np.float64)
+        B = np.empty((nb, K, N), np.float64)
+        Bst = np.empty((nb, 2, N), np.float64)
+        Btile = np.empty((nb, 2), np.float64)
         if threads > 1 and nb > 1:
             _decode16_rows_parallel(bbits, tb, lb, B, Bst, Btile, min(threads, nb))
         else:
@@ -884,7 +883,7 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
         _remember_b(b_token, (bkey, bbits.shape), (B, Bst, Btile))
     else:
         B, Bst, Btile = decoded
-    out = pooled_empty((nb, M, N), np.float32)  # every result is an f32 value: written as float32, NaN patterns after
+    out = np.empty((nb, M, N), np.float32)  # every result is an f32 value: written as float32, NaN patterns after
     args = (abits, ta, la, B, Bst, Btile, C32, C32.view(np.uint32), out, depth, nsteps)
     if threads > 1:
         # more chunks than threads, handed out one at a time: a thread slowed down (a busy core) takes fewer of

@@ -32,16 +32,7 @@ import numpy as np
 
 from xesim.exec import batch
 from xesim.exec.interpreter import ExecFault
-from xesim.exec.lanes import (
-    Varying,
-    lane_impl,
-    lane_value,
-    per_lane,
-    require_whole_subgroup,
-    stacked,
-    take_columns,
-    uniform_value,
-)
+from xesim.exec.lanes import Varying, lane_impl, lane_value, per_lane, require_whole_subgroup, stacked, uniform_value
 from xesim.exec.ops.memref import compile_error, int_list_attr
 from xesim.exec.ops.xegpu import (
     _BlockPlan,
@@ -62,7 +53,6 @@ from xesim.exec.values import dtype_of, scalar
 from xesim.hw.layout import DpasLayout, LaneLayout, LayoutMapError, target_lane_layout
 from xesim.hw.memory import MemoryFault
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
-from xesim.tile_pool import empty as pooled_empty
 
 
 # ============================================================================ helpers
@@ -221,7 +211,7 @@ def _store_nd(op: Any, cx: Any):
                 raise ExecFault("this block store is not batched")
             b, sg = ks.lane_batch, ks.subgroup_size
             d, offs = batch.group_block_starts(fr, s_td, get_off, b, sg)
-            tiles = pooled_empty((b, size), dt)
+            tiles = np.empty((b, size), dt)
             tiles[:, idx.reshape(-1)] = stacked(fr[s_val], b * sg).reshape(b, -1)
             batch.block_scatter(cx.engine, op, d, offs, tiles.reshape(b, *td.shape), plan, td.boundary_check)
             return
@@ -372,7 +362,7 @@ class _FragmentsToMatrix:
         if frags.ndim == 3:
             # np.take returns C order; frags[:, inv] would be laid out batch-innermost, and every later
             # contiguous copy (the DPAS batch) would transpose it
-            return take_columns(frags.reshape(len(frags), -1), self.inv).reshape(len(frags), rows, cols)
+            return np.take(frags.reshape(len(frags), -1), self.inv, axis=1).reshape(len(frags), rows, cols)
         return frags.reshape(-1)[self.inv].reshape(rows, cols)
 
     def of_value(self, v: Any, groups: int, lanes: int) -> np.ndarray:
@@ -387,7 +377,7 @@ class _FragmentsToMatrix:
                 comp = self._compose(index)
                 if comp is None and base.shape[1] == index.size:
                     return base.reshape(groups, self.rows, self.cols)
-                return take_columns(base, index if comp is None else comp).reshape(groups, self.rows, self.cols)
+                return np.take(base, index if comp is None else comp, axis=1).reshape(groups, self.rows, self.cols)
         return self(stacked(v, groups * lanes).reshape(groups, lanes, -1))
 
     def _compose(self, index: np.ndarray) -> np.ndarray | None:
