@@ -621,3 +621,28 @@ def test_a_bad_job_count_in_the_environment_is_a_diagnostic(monkeypatch) -> None
     with pytest.raises(DiagnosticError, match="XESIM_JOBS must be a positive integer"):
         Engine(xesim.load(FILL).module)
 
+
+
+@pytest.mark.skipif(not parallel.CAN_FORK, reason="worker processes are forked (Linux)")
+def test_a_child_killed_inside_numbas_thread_api_does_not_hang_the_parent() -> None:
+    """numba takes a process-shared lock at every get_num_threads/set_num_threads; a child killed while holding
+    it (the parent kills the later chunks' children when an earlier chunk faults) used to leave the parent's next
+    call waiting for ever (a hung test run, 2026-11-22).  The child now uses a lock of its own."""
+    import threading
+
+    import numba
+
+    numba.get_num_threads()  # the parent has made numba's shared start-up lock
+    par = sys.modules["numba.np.ufunc.parallel"]
+    pid = os.fork()
+    if pid == 0:  # what a worker does first, then dies inside numba's locked section
+        parallel.private_numba_init_lock()
+        par._backend_init_process_lock.acquire()
+        os.kill(os.getpid(), signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
+    done = threading.Event()
+    threading.Thread(target=lambda: (numba.get_num_threads(), done.set()), daemon=True).start()
+    if not done.wait(20):
+        par._backend_init_process_lock = threading.RLock()  # unblock the rest of the suite before failing
+        pytest.fail("numba.get_num_threads() blocked in the parent after a worker died holding numba's lock")

@@ -64,6 +64,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -365,6 +366,7 @@ class _Launch:
         if pid == 0:  # the child: never returns
             status = 70
             try:
+                private_numba_init_lock()  # first: before anything in the child can call numba's thread API
                 os.close(r)
                 for _, fd in self.children.values():
                     os.close(fd)
@@ -571,6 +573,20 @@ def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list
         result["fault"] = ExecFault(str(fault) or type(fault).__name__, getattr(fault, "op", None),
                                     getattr(fault, "context", ""))
         return _dumps(engine, result)
+
+
+def private_numba_init_lock() -> None:
+    """In a forked child: give numba's threading layer a lock of this process's own.
+
+    numba guards its threading-layer start-up with a process-shared lock (a ``multiprocessing`` semaphore made
+    when the parent first used ``numba.get_num_threads``/``set_num_threads``; both take it at every call).  A
+    child inherits that semaphore; when the parent kills a child that holds it (``_kill_all``: an earlier chunk
+    faulted, or an interrupt), it stays taken and the parent's next ``get_num_threads`` waits for ever -- seen
+    as a hung test run.  The child is single-threaded and its layer is the parent's, already started (or never
+    to be: it runs with one thread), so a private lock protects all there is to protect."""
+    par = sys.modules.get("numba.np.ufunc.parallel")
+    if par is not None and hasattr(par, "_backend_init_process_lock"):
+        par._backend_init_process_lock = threading.RLock()
 
 
 def _one_numba_thread() -> None:
