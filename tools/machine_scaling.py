@@ -9,7 +9,12 @@ interpreter's per-op work), ``numpy``: single-threaded float32 matrix products (
 run alone and as N concurrent processes, alternating, ``--rounds`` times.  Printed per workload: the median
 time of one job alone, the median wall time of N concurrent jobs, and the speed-up ``N x alone / concurrent``.
 
-Usage: ``python tools/machine_scaling.py [--jobs 2] [--rounds 5]``.
+``--per-core SECONDS``: instead, run one pure-Python spin loop pinned to each core at once for that long and
+print each core's speed per 0.1 s window (iterations relative to the fastest window seen): on a shared virtual
+machine one core is often at half speed while the other runs at full speed, for seconds at a time -- the reason
+xesim hands work out dynamically (xesim/numerics/work_queue.py, xesim/exec/parallel.py).
+
+Usage: ``python tools/machine_scaling.py [--jobs 2] [--rounds 5] [--per-core SECONDS]``.
 """
 
 from __future__ import annotations
@@ -48,11 +53,58 @@ def timed(code: str, copies: int) -> float:
     return time.perf_counter() - t0
 
 
+_SPIN = """
+import os, sys, time
+os.sched_setaffinity(0, {int(sys.argv[1])})
+sys.stdin.readline()
+end = time.perf_counter() + float(sys.argv[2])
+counts = []
+while time.perf_counter() < end:
+    t0, n = time.perf_counter(), 0
+    while time.perf_counter() - t0 < 0.1:
+        for _ in range(1000):
+            pass
+        n += 1
+    counts.append(n)
+print(" ".join(map(str, counts)))
+"""
+
+
+def per_core(seconds: float) -> list[list[float]]:
+    """Each core's speed per 0.1 s window while every core runs a pinned spin loop (relative to the fastest
+    window of any core)."""
+    cores = sorted(os.sched_getaffinity(0))
+    procs = [subprocess.Popen([sys.executable, "-c", _SPIN, str(c), str(seconds)], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True) for c in cores]
+    time.sleep(0.3)
+    for p in procs:
+        p.stdin.write("go\n")  # type: ignore[union-attr]
+        p.stdin.flush()  # type: ignore[union-attr]
+    counts = [[int(x) for x in p.communicate()[0].split()] for p in procs]
+    top = max(max(c) for c in counts if c)
+    return [[x / top for x in c] for c in counts]
+
+
+def _print_per_core(seconds: float) -> None:
+    speeds = per_core(seconds)
+    windows = min(len(s) for s in speeds)
+    uneven = sum(1 for w in range(windows) if min(s[w] for s in speeds) < 0.75 * max(s[w] for s in speeds))
+    for core, s in enumerate(speeds):
+        print(f"core {core}: median {statistics.median(s):.2f}, slowest window {min(s):.2f}")
+    print(f"windows where the slowest core ran at under 3/4 of the fastest's speed: {uneven} of {windows}")
+    for w in range(windows):
+        print(" ".join(f"{s[w]:.2f}" for s in speeds))
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--jobs", type=int, default=2, help="concurrent copies (default 2)")
     ap.add_argument("--rounds", type=int, default=5, help="alone / concurrent measurements per workload")
+    ap.add_argument("--per-core", type=float, metavar="SECONDS", help="per-core speeds over time instead")
     args = ap.parse_args(argv)
+    if args.per_core:
+        _print_per_core(args.per_core)
+        return 0
     print(f"{'workload':9} {'alone s':>8} {f'{args.jobs} at once s':>12} {'speed-up':>9}  (ceiling {args.jobs}.00)")
     for name, code in WORKLOADS.items():
         alone, together = [], []

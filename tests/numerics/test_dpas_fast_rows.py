@@ -252,7 +252,7 @@ def test_threaded_b_decoding_matches_the_serial_one(chunks: int) -> None:
         Bst = np.empty((5, 2, 48), np.float64)
         Btile = np.empty((5, 2), np.float64)
         if parallel:
-            dpas_mod._decode16_rows_parallel(bits, ta, la, B, Bst, Btile, chunks)
+            dpas_mod._decode16_rows_parallel(bits, ta, la, B, Bst, Btile, 2, chunks)
         else:
             dpas_mod._decode16_rows(bits, ta, la, B, Bst, Btile)
         out.append((B, Bst, Btile))

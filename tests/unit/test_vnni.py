@@ -33,10 +33,10 @@ def test_threaded_pack_and_unpack_match_one_thread() -> None:
     want = np.swapaxes(b.reshape(9, 1, 16, 2, 64), -1, -2)
     for chunks in (2, 3, 9):
         out = np.empty((9, 1, 16, 64, 2), np.uint16)
-        vnni._copy_parallel(b.view(np.uint16), out, True, chunks)
+        vnni._copy_parallel(b.view(np.uint16), out, True, 2, chunks)
         np.testing.assert_array_equal(out.view(np.float16), want)
         back = np.empty((9, 1, 32, 64), np.uint16)
-        vnni._copy_parallel(back, out, False, chunks)
+        vnni._copy_parallel(back, out, False, 2, chunks)
         np.testing.assert_array_equal(back.view(np.float16), b)
 
 

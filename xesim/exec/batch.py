@@ -43,6 +43,7 @@ from xesim.exec.kernel_writes import launch_allocations
 from xesim.exec.lanes import Varying, _elementwise, _scalar_clone, run_clone, run_on_stacks, stacked
 from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import MemoryFault
+from xesim.numerics.work_queue import chunk_count, claim
 
 #: instances per batch (whole workgroups are never split; at least one workgroup per batch)
 MAX_BATCH = int(os.environ.get("XESIM_BATCH", "2048") or "2048")
@@ -679,7 +680,8 @@ class _Block2D:
         out = np.empty((len(start), self.rows, self.width_units), self.flat.dtype)
         threads = _copy_threads(out.nbytes, len(start))
         if threads > 1:
-            _gather_blocks_parallel(self.flat, np.ascontiguousarray(start), self.pitch_units, out, threads)
+            _gather_blocks_parallel(self.flat, np.ascontiguousarray(start), self.pitch_units, out, threads,
+                                    chunk_count(threads, len(start)))
         else:
             _gather_blocks(self.flat, np.ascontiguousarray(start), self.pitch_units, out)
         return out
@@ -697,7 +699,7 @@ class _Block2D:
         start, tiles = np.ascontiguousarray(self.start), np.ascontiguousarray(tiles)
         threads = _copy_threads(tiles.nbytes, len(start))
         if threads > 1:
-            _scatter_blocks_parallel(self.flat, start, self.pitch_units, tiles, threads)
+            _scatter_blocks_parallel(self.flat, start, self.pitch_units, tiles, threads, chunk_count(threads, len(start)))
         else:
             _scatter_blocks(self.flat, start, self.pitch_units, tiles)
 
@@ -730,10 +732,16 @@ def _gather_range(flat, start, pitch, out, lo, hi):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, parallel=True)
-def _gather_blocks_parallel(flat, start, pitch, out, nchunks):  # noqa: ANN001, ANN202
+def _gather_blocks_parallel(flat, start, pitch, out, threads, nchunks):  # noqa: ANN001, ANN202
+    """:func:`_gather_blocks` in ``nchunks`` ranges of blocks handed out to ``threads`` threads one at a time
+    (xesim/numerics/work_queue.py)."""
     n = out.shape[0]
-    for ch in numba.prange(nchunks):
-        _gather_range(flat, start, pitch, out, ch * n // nchunks, (ch + 1) * n // nchunks)
+    next_chunk = np.zeros(1, np.int64)
+    for _ in numba.prange(threads):
+        ch = claim(next_chunk, nchunks)
+        while ch >= 0:
+            _gather_range(flat, start, pitch, out, ch * n // nchunks, (ch + 1) * n // nchunks)
+            ch = claim(next_chunk, nchunks)
 
 
 @numba.njit(cache=True)
@@ -752,11 +760,17 @@ def _scatter_range(flat, start, pitch, tiles, lo, hi):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, parallel=True)
-def _scatter_blocks_parallel(flat, start, pitch, tiles, nchunks):  # noqa: ANN001, ANN202
-    """Non-overlapping blocks (the caller checked): the chunks write disjoint units."""
+def _scatter_blocks_parallel(flat, start, pitch, tiles, threads, nchunks):  # noqa: ANN001, ANN202
+    """:func:`_scatter_blocks` in ``nchunks`` ranges of blocks handed out to ``threads`` threads one at a time
+    (xesim/numerics/work_queue.py).  Non-overlapping blocks (the caller checked): the chunks write disjoint
+    units."""
     n = tiles.shape[0]
-    for ch in numba.prange(nchunks):
-        _scatter_range(flat, start, pitch, tiles, ch * n // nchunks, (ch + 1) * n // nchunks)
+    next_chunk = np.zeros(1, np.int64)
+    for _ in numba.prange(threads):
+        ch = claim(next_chunk, nchunks)
+        while ch >= 0:
+            _scatter_range(flat, start, pitch, tiles, ch * n // nchunks, (ch + 1) * n // nchunks)
+            ch = claim(next_chunk, nchunks)
 
 
 @numba.njit(cache=True)

@@ -15,6 +15,8 @@ import math
 import numba
 import numpy as np
 
+from xesim.numerics.work_queue import chunk_count, claim
+
 #: bytes from which a batch is split over numba's threads
 PARALLEL_BYTES = 1 << 17
 
@@ -42,10 +44,16 @@ def _copy(flat, packed, to_packed):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, parallel=True)
-def _copy_parallel(flat, packed, to_packed, nchunks):  # noqa: ANN001, ANN202
+def _copy_parallel(flat, packed, to_packed, threads, nchunks):  # noqa: ANN001, ANN202
+    """:func:`_copy` in ``nchunks`` ranges of tile groups handed out to ``threads`` threads one at a time
+    (xesim/numerics/work_queue.py)."""
     n = flat.shape[0]
-    for ch in numba.prange(nchunks):
-        _copy_range(flat, packed, ch * n // nchunks, (ch + 1) * n // nchunks, to_packed)
+    next_chunk = np.zeros(1, np.int64)
+    for _ in numba.prange(threads):
+        ch = claim(next_chunk, nchunks)
+        while ch >= 0:
+            _copy_range(flat, packed, ch * n // nchunks, (ch + 1) * n // nchunks, to_packed)
+            ch = claim(next_chunk, nchunks)
 
 
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
@@ -56,7 +64,7 @@ def _run(flat: np.ndarray, packed: np.ndarray, to_packed: bool) -> None:
     count = flat.shape[0]
     threads = 1 if flat.nbytes < PARALLEL_BYTES or count < 2 else min(numba.get_num_threads(), count)
     if threads > 1:
-        _copy_parallel(flat, packed, to_packed, threads)
+        _copy_parallel(flat, packed, to_packed, threads, chunk_count(threads, count))
     else:
         _copy(flat, packed, to_packed)
 

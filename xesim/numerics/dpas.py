@@ -54,6 +54,7 @@ import numpy as np
 from xesim.numerics.conversions import round_float
 from xesim.numerics.dpas_models import PRESETS, TABLE_COLUMNS, DpasModel, model_from_target, preset
 from xesim.numerics.exact import FORMAT_PARAMS, LIMBS, RNE, ROUNDING_CODES, round_f64, round_sum
+from xesim.numerics.work_queue import chunk_count, claim
 
 __all__ = [
     "PRESETS",
@@ -81,7 +82,6 @@ ACC_TYPES: dict[str, Any] = {"f32": np.dtype(np.float32), "f16": np.dtype(np.flo
                              "u32": np.dtype(np.uint32)}
 _ALL_TYPES = set(FLOAT_SOURCE_TYPES) | set(INT_SOURCE_TYPES) | set(ACC_TYPES)
 
-_CHUNKS_PER_THREAD = 8  # row ranges per numba thread in _fast16_parallel (dynamic scheduling)
 _PARALLEL_MIN_WORK = 1 << 17  # output elements x K steps from which rows run in parallel
 
 
@@ -429,19 +429,36 @@ def _float_kernel(A, Bp, C, out, cfg):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, parallel=True)
-def _float_kernel_parallel(A, Bp, C, out, cfg, nchunks):  # noqa: ANN001, ANN202
+def _float_kernel_parallel(A, Bp, C, out, cfg, threads, nchunks):  # noqa: ANN001, ANN202
+    """:func:`_float_kernel` with contiguous chunks of the panel-major row order handed out to ``threads`` threads
+    one at a time (xesim/numerics/work_queue.py)."""
     nb, npan, _, W = Bp.shape
     M = A.shape[1]
     total = nb * npan * M
-    for ch in numba.prange(nchunks):  # contiguous chunks of the panel-major order
+    next_chunk = np.zeros(1, np.int64)
+    for _ in numba.prange(threads):
         t = np.zeros(cfg[_OPS] * cfg[_DEPTH] + 2, np.float64)
         limbs = np.zeros(LIMBS, np.int64)
         acc = np.empty(W, np.float64)
         new = np.empty(W, np.float64)
         bad = np.empty(W, np.bool_)
         errs = np.empty(W, np.float64)
-        for r in range(ch * total // nchunks, (ch + 1) * total // nchunks):
-            _row(A, Bp, C, out, cfg, r // (npan * M), (r // M) % npan, r % M, acc, new, bad, errs, t, limbs)
+        ch = claim(next_chunk, nchunks)
+        while ch >= 0:
+            for r in range(ch * total // nchunks, (ch + 1) * total // nchunks):
+                _row(A, Bp, C, out, cfg, r // (npan * M), (r // M) % npan, r % M, acc, new, bad, errs, t, limbs)
+            ch = claim(next_chunk, nchunks)
+
+
+def _run_float_kernel(A: np.ndarray, Bp: np.ndarray, C: np.ndarray, res: np.ndarray, cfg: np.ndarray,
+                      work: int) -> None:
+    """:func:`_float_kernel`, on numba's threads when the tile is large."""
+    threads = numba.get_num_threads()
+    if work >= _PARALLEL_MIN_WORK and threads > 1:
+        rows = Bp.shape[0] * Bp.shape[1] * A.shape[1]
+        _float_kernel_parallel(A, Bp, C, res, cfg, threads, chunk_count(threads, rows))
+    else:
+        _float_kernel(A, Bp, C, res, cfg)
 
 
 _POW2 = 2.0 ** (np.arange(280) - 150)  # _POW2[e] = 2^(e - 150): the ulp of an f32 with biased exponent e
@@ -461,11 +478,16 @@ def _decode16_rows(bbits, tb, lb, B, Bst, Btile):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, parallel=True)
-def _decode16_rows_parallel(bbits, tb, lb, B, Bst, Btile, nchunks):  # noqa: ANN001, ANN202
-    """:func:`_decode16_rows` with the tiles cut into ``nchunks`` ranges decoded on numba's threads."""
+def _decode16_rows_parallel(bbits, tb, lb, B, Bst, Btile, threads, nchunks):  # noqa: ANN001, ANN202
+    """:func:`_decode16_rows` with the tiles cut into ``nchunks`` ranges handed out to ``threads`` threads one at a
+    time (xesim/numerics/work_queue.py)."""
     nb = bbits.shape[0]
-    for ch in numba.prange(nchunks):
-        _decode16_tiles(bbits, tb, lb, B, Bst, Btile, ch * nb // nchunks, (ch + 1) * nb // nchunks)
+    next_chunk = np.zeros(1, np.int64)
+    for _ in numba.prange(threads):
+        ch = claim(next_chunk, nchunks)
+        while ch >= 0:
+            _decode16_tiles(bbits, tb, lb, B, Bst, Btile, ch * nb // nchunks, (ch + 1) * nb // nchunks)
+            ch = claim(next_chunk, nchunks)
 
 
 @numba.njit(cache=True)
@@ -646,12 +668,19 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
 
 
 @numba.njit(cache=True, parallel=True)
-def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps, nchunks):  # noqa: ANN001, ANN202
+def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps, threads,  # noqa: ANN001, ANN202
+                     nchunks):
+    """:func:`_fast16_rows` over every row, in ``nchunks`` row ranges handed out to ``threads`` threads one at a
+    time (xesim/numerics/work_queue.py); the number of checked columns."""
     total = abits.shape[0] * abits.shape[1]
     counts = np.zeros(nchunks, np.int64)
-    for ch in numba.prange(nchunks):
-        counts[ch] = _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
-                                  ch * total // nchunks, (ch + 1) * total // nchunks)
+    next_chunk = np.zeros(1, np.int64)
+    for _ in numba.prange(threads):
+        ch = claim(next_chunk, nchunks)
+        while ch >= 0:
+            counts[ch] = _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
+                                      ch * total // nchunks, (ch + 1) * total // nchunks)
+            ch = claim(next_chunk, nchunks)
     return counts.sum()
 
 
@@ -877,7 +906,7 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
         Bst = np.empty((nb, 2, N), np.float64)
         Btile = np.empty((nb, 2), np.float64)
         if threads > 1 and nb > 1:
-            _decode16_rows_parallel(bbits, tb, lb, B, Bst, Btile, min(threads, nb))
+            _decode16_rows_parallel(bbits, tb, lb, B, Bst, Btile, threads, chunk_count(threads, nb))
         else:
             _decode16_rows(bbits, tb, lb, B, Bst, Btile)
         _remember_b(b_token, (bkey, bbits.shape), (B, Bst, Btile))
@@ -888,11 +917,7 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
     if threads > 1:
         # more chunks than threads, handed out one at a time: a thread slowed down (a busy core) takes fewer of
         # them instead of holding the whole call up
-        prev = numba.set_parallel_chunksize(1)
-        try:
-            checked = _fast16_parallel(*args, threads * _CHUNKS_PER_THREAD)
-        finally:
-            numba.set_parallel_chunksize(prev)
+        checked = _fast16_parallel(*args, threads, chunk_count(threads, nb * M))
     else:
         checked = _fast16_rows(*args, 0, nb * M)
     if checked:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
@@ -968,10 +993,7 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
         _decode16(abits, bbits, _decode_table(*akey), _decode_table(*bkey), A, Bp)
         C = C.astype(np.float64, copy=False)
         res = np.empty((nb, M, N), np.float64)
-        if work >= _PARALLEL_MIN_WORK and numba.get_num_threads() > 1:
-            _float_kernel_parallel(A, Bp, C, res, cfg, numba.get_num_threads())
-        else:
-            _float_kernel(A, Bp, C, res, cfg)
+        _run_float_kernel(A, Bp, C, res, cfg, work)
         r32 = res.astype(np.float32) if dst_type == "f32" else None
         if r32 is not None and (r32 == res).all():  # only f32 values (no NaN): exact narrowing
             out[...] = r32.view(np.uint32)
@@ -984,7 +1006,7 @@ def _compute(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, a_type: str, b_
         _decode_operands(abits, bbits, cbits, c is not None, codes[0], codes[1], codes[2], bool(codes[3]),
                          bool(codes[4]), codes[5], A, Bp, C)
         res = np.empty((nb, M, N), np.float64)
-        _float_kernel_parallel(A, Bp, C, res, cfg, numba.get_num_threads())
+        _run_float_kernel(A, Bp, C, res, cfg, work)
         _encode_out(res, enc[0], enc[1], enc[2], enc[3], nan_pattern, out)
     else:
         _float_driver(abits, bbits, cbits, c is not None, codes, cfg, enc, nan_pattern, W, out)
