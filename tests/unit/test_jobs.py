@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -274,29 +275,68 @@ def test_results_merge_in_chunk_order(jobs: int, count: int) -> None:
 
 
 def test_every_process_starts_from_one_copy_of_the_launch_memory() -> None:
-    """The parent copies the memory the launch may write once, before forking; every process's runner finds that
-    copy as ``engine.pristine_copies`` (its first batch's roll-back snapshot, xesim/exec/batch.py) holding the
-    starting bytes, although the parent's own chunk has changed memory by then; the parent drops it after its
-    chunk even when its runner does not take it (a later launch must not roll back to it)."""
+    """The parent copies the memory the launch may write once, before forking; every process's first piece finds
+    that copy as ``engine.pristine_copies`` (its roll-back snapshot, xesim/exec/batch.py) holding the starting
+    bytes, although other pieces have changed memory by then, and its later pieces find none (its memory is no
+    longer the starting bytes); the parent drops it after its piece even when its runner does not take it (a
+    later launch must not roll back to it)."""
     eng, kernel, ops = _engine(2)
     alloc = eng.memory.allocate(64, "device", "buffer")
     alloc.data[:] = 7
-    seen = []
 
     def runner(subset: list) -> None:
         copies = eng.__dict__.get("pristine_copies")  # left in place: this runner is not a batched one
-        assert copies is not None and list(copies) == [id(alloc)]
-        start = copies[id(alloc)]
-        seen.append((subset[0][0], bytes(start), start is not alloc.data))
+        if copies is None:
+            seen = "later"
+        else:
+            assert list(copies) == [id(alloc)] and copies[id(alloc)] is not alloc.data
+            seen = "first:" + bytes(copies[id(alloc)]).hex()
         for wg in subset:
             alloc.data[wg[0]] = 100 + wg[0]
-        eng.out.write(f"{subset[0][0]}:{bytes(start[:4]).hex()}\n")
+        eng.out.write(f"{subset[0][0]} {os.getpid()} {seen}\n")
+        time.sleep(0.05)  # both processes get pieces
 
-    parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(4)], runner)
+    parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(8)], runner)
     assert "pristine_copies" not in eng.__dict__
-    assert eng.out.getvalue() == "0:07070707\n2:07070707\n"  # the child's copy too: the starting bytes
-    assert seen == [(0, bytes([7] * 64), True)]  # this process's chunk, seen before it wrote
-    assert list(alloc.data[:4]) == [100, 101, 102, 103] and set(alloc.data[4:]) == {7}
+    lines = [line.split() for line in eng.out.getvalue().splitlines()]
+    assert [int(x) for x, _, _ in lines] == list(range(8))  # one piece per workgroup, replayed in grid order
+    assert lines[0][1] == str(os.getpid())  # piece 0 is the parent's
+    for pid in {pid for _, pid, _ in lines}:
+        mine = [seen for _, p, seen in lines if p == pid]
+        assert mine[0] == "first:" + "07" * 64 and set(mine[1:]) <= {"later"}, mine
+    assert list(alloc.data[:8]) == list(range(100, 108)) and set(alloc.data[8:]) == {7}
+
+
+def test_pieces_go_to_whichever_process_is_free() -> None:
+    """Pieces are handed out one at a time: when the child is slow (a busy core), this process takes more of
+    them, and the output is still replayed in grid order."""
+    eng, kernel, ops = _engine(2)
+    parent = os.getpid()
+
+    def runner(subset: list) -> None:
+        if os.getpid() != parent:
+            time.sleep(0.4)
+        else:
+            time.sleep(0.02)
+        eng.out.write(f"{subset[0][0]} {'parent' if os.getpid() == parent else 'child'}\n")
+
+    parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(8)], runner)
+    lines = [line.split() for line in eng.out.getvalue().splitlines()]
+    assert [int(x) for x, _ in lines] == list(range(8))
+    # equal fixed shares would give each process 4 pieces
+    assert [who for _, who in lines].count("parent") >= 6, lines
+
+
+def test_how_launches_are_cut_into_pieces() -> None:
+    wgs = [(x, 0, 0) for x in range(100)]
+    pieces = parallel.cut_into_pieces(wgs, 2)
+    assert len(pieces) == 2 * parallel.PIECES_PER_PROCESS
+    assert [wg for p in pieces for wg in p] == wgs  # contiguous, in grid order
+    assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
+    # a batched runner's pieces are at least half a batch: 64 workgroups of which 128 make a batch -> one each
+    assert list(map(len, parallel.cut_into_pieces(wgs[:64], 2, 128))) == [32, 32]
+    assert list(map(len, parallel.cut_into_pieces(wgs, 2, 40))) == [20] * 5
+    assert list(map(len, parallel.cut_into_pieces(wgs[:3], 3))) == [1, 1, 1]
 
 
 def test_workers_are_reaped_and_leave_no_zombies() -> None:
@@ -331,6 +371,8 @@ def test_engine_target_parameters_read_in_a_child_are_recorded() -> None:
     def runner(subset: list) -> None:
         if os.getpid() != parent:
             eng.target.get("slm.bytes_per_workgroup")
+        else:
+            time.sleep(0.2)  # the child takes the other piece meanwhile
 
     eng.target.used.discard("slm.bytes_per_workgroup")
     parallel.run_workgroups(eng, kernel, [(0, 0, 0), (1, 0, 0)], runner)
@@ -339,6 +381,7 @@ def test_engine_target_parameters_read_in_a_child_are_recorded() -> None:
 
 @pytest.mark.parametrize("how,words", [("exit", "exit status 3"), ("kill", "killed by signal SIGKILL")])
 def test_a_dying_worker_is_an_error_naming_its_workgroups(how: str, words: str) -> None:
+    import re
     eng, kernel, _ = _engine(2)
     parent = os.getpid()
 
@@ -347,11 +390,13 @@ def test_a_dying_worker_is_an_error_naming_its_workgroups(how: str, words: str) 
             if how == "exit":
                 os._exit(3)
             os.kill(os.getpid(), signal.SIGKILL)
+        time.sleep(0.2)  # the child takes a piece meanwhile
 
     with pytest.raises(ExecFault) as info:
         parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(4)], runner)
     msg = info.value.message
-    assert "internal error" in msg and "workgroups (2, 0, 0) to (3, 0, 0)" in msg and words in msg
+    assert "internal error" in msg and words in msg
+    assert re.search(r"running workgroup \([123], 0, 0\) \(piece [234] of 4 of this launch\)", msg), msg
 
 
 def test_other_exceptions_come_back_with_the_workers_traceback() -> None:
@@ -361,6 +406,7 @@ def test_other_exceptions_come_back_with_the_workers_traceback() -> None:
     def runner(subset: list) -> None:
         if os.getpid() != parent:
             raise KeyError("missing thing")
+        time.sleep(0.2)  # the child takes the other piece meanwhile
 
     with pytest.raises(KeyError, match="missing thing") as info:
         parallel.run_workgroups(eng, kernel, [(0, 0, 0), (1, 0, 0)], runner)
@@ -369,21 +415,43 @@ def test_other_exceptions_come_back_with_the_workers_traceback() -> None:
 
 
 def test_a_fault_here_stops_the_workers() -> None:
+    """This process's piece 0 faults: no piece starts after it, and the children running later pieces (which
+    cannot matter) are killed instead of finishing them."""
     eng, kernel, ops = _engine(3)
 
     def runner(subset: list) -> None:
         if subset[0] == (0, 0, 0):
+            time.sleep(0.5)  # the children take their first pieces meanwhile
             raise ExecFault("first workgroup fails", ops[0])
-        import time
-
         time.sleep(30)  # the workers would run long: they are killed
-
-    import time
 
     t0 = time.perf_counter()
     with pytest.raises(ExecFault, match="first workgroup fails"):
         parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(6)], runner)
     assert time.perf_counter() - t0 < 10
+
+
+def test_a_fault_stops_every_process_taking_more_pieces() -> None:
+    """A child's piece faults: no process starts another piece, the pieces before it are replayed with their
+    output, and its fault is the one raised."""
+    eng, kernel, ops = _engine(2)
+    parent = os.getpid()
+    ran = eng.memory.allocate(16, "device", "buffer")
+
+    def runner(subset: list) -> None:
+        x = subset[0][0]
+        ran.data[x] = 1
+        eng.out.write(f"{x}\n")
+        if os.getpid() != parent:
+            raise ExecFault(f"workgroup {x} fails", ops[0])
+        time.sleep(0.3)
+
+    with pytest.raises(ExecFault) as info:
+        parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(8)], runner)  # 8 pieces of 1
+    k = int(info.value.message.split()[1])  # the child's one piece
+    assert 1 <= k <= 2, info.value.message  # taken while this process ran piece 0 (or 1)
+    assert eng.out.getvalue() == "".join(f"{x}\n" for x in range(k + 1))  # the faulting piece's output too
+    assert ran.data[k + 2:].sum() == 0  # nobody took a piece after the child's fault and this process's next one
 
 
 def test_changed_bytes_merge_without_touching_others() -> None:
@@ -473,8 +541,6 @@ def test_first_launch_with_much_memory_times_workgroup_0_first(monkeypatch, spre
     calls = []
 
     def runner(subset: list) -> None:
-        import time
-
         if os.getpid() == parent:
             calls.append([wg[0] for wg in subset])
         for wg in subset:
@@ -485,7 +551,8 @@ def test_first_launch_with_much_memory_times_workgroup_0_first(monkeypatch, spre
     parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(7)], runner)
     np.testing.assert_array_equal(alloc.data[:8], [1, 2, 3, 4, 5, 6, 7, 0])
     if spread:  # 0.02 s per workgroup: spreading the other 6 saves 0.06 s, more than 1 ms of comparing
-        assert calls == [[0], [1, 2, 3]] and forked() == before + 1
+        # workgroup 0 timed alone, then pieces of one workgroup: this process's first is workgroup 1
+        assert calls[:2] == [[0], [1]] and all(len(c) == 1 for c in calls) and forked() == before + 1
     else:
         assert calls == [[0], [1, 2, 3, 4, 5, 6]] and forked() == before
 

@@ -1113,6 +1113,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                 run_workgroups(wgs)
 
     run.level = level  # type: ignore[attr-defined] - read by xesim.exec.parallel (threads or processes)
+    run.wgs_per_batch = wgs_per_batch  # type: ignore[attr-defined] - xesim.exec.parallel's smallest piece
     return run
 
 

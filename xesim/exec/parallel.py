@@ -15,27 +15,35 @@ How (Linux ``os.fork``):
    previous launch or, for a first launch whose comparison alone would cost more than
    :data:`MIN_PARALLEL_SECONDS`, from running the first workgroup here first; a first launch with little memory
    is spread (a fork costs a few milliseconds);
-2. otherwise the (remaining) workgroups are cut into ``n = min(jobs, count)`` contiguous chunks (chunk ``i`` =
-   ``workgroups[i*len//n:(i+1)*len//n]``); chunks 1..n-1 run in forked children, chunk 0 here (timed);
+2. otherwise the (remaining) workgroups are cut into contiguous pieces (:func:`cut_into_pieces`: about
+   :data:`PIECES_PER_PROCESS` per process, none smaller than half a batch of a batched runner) and
+   ``n = min(jobs, count)`` processes -- this one and ``n - 1`` forked children -- take them one at a time from a
+   pipe holding their numbers (a 4-byte read is atomic), each taking the next as soon as it is free: on a machine
+   whose cores run at different speeds (a busy host), the process on the slower core takes fewer pieces instead
+   of holding the launch up;
 3. before forking, the parent copies the global allocations the kernel can write (every live one; only those of
    its memref arguments that xesim/exec/kernel_writes.py does not prove read-only, when ``run_workgroups`` is
    given the kernel's arguments and none is an integer, which may be an address): the launch's starting bytes,
-   which every process only reads -- the children diff against them, and every process's first batch uses them
+   which every process only reads -- the children diff against them, and every process's first piece uses them
    as its roll-back snapshot (so their pages stay shared: no copy-on-write, no copy per process);
-   a child works on its copy-on-write image of the process, runs its chunk, and sends back the bytes it changed
-   (per 4 KiB block: the block's bytes and a bit mask of the changed ones; xesim/exec/memdiff.py) in anonymous
-   shared memory mapped before the fork, and through a pipe (pickle) the
-   number of changed blocks per allocation, its ``gpu.printf`` text, what it wrote to ``engine.out``, its
-   warnings (keyed like ``Engine.warn``), new assumption notes, the target parameters it read, and its fault;
-4. the parent, after its own chunk, takes the children's results in chunk order (a child with a complete result
-   is reaped later, without waiting for its exit: :func:`reap_children`): it writes the changed bytes
-   into its memory (only changed bytes, so the chunks' disjoint writes merge), appends the output, replays the
-   warnings not yet printed, and raises the fault of the lowest faulting chunk -- the first faulting workgroup
-   in grid order, as ``--jobs 1`` would; output and warnings of later chunks are dropped and their children
-   killed.  Memory after a fault may hold later chunks' writes (the program stops there anyway).
+   every process runs each piece with its output kept aside: a record of what it wrote to ``engine.out``, its
+   ``gpu.printf`` text, its warnings (keyed like ``Engine.warn``), new assumption notes and its fault; a process
+   whose piece faults takes no more pieces.  A child works on its copy-on-write image of the process and, when no
+   piece is left, sends back the bytes it changed (per 4 KiB block: the block's bytes and a bit mask of the
+   changed ones; xesim/exec/memdiff.py) in anonymous shared memory mapped before the fork, and through a pipe
+   (pickle) the number of changed blocks per allocation, its pieces' records and the target parameters it read;
+4. the parent, when no piece is left (or its own piece faulted: it then takes every piece left, so the children
+   stop after their current one), takes the children's results (a child with a complete result is reaped later,
+   without waiting for its exit: :func:`reap_children`), writes their changed bytes into its memory (only changed
+   bytes, so the pieces' disjoint writes merge), and replays every piece's record in piece order -- output
+   appended, warnings printed once, notes added -- up to the first fault, which it raises: the first faulting
+   workgroup in grid order, with the output before it, as ``--jobs 1`` would.  Memory after a fault may hold
+   writes of later pieces (the program stops there anyway).
 
 Because a child never writes shared memory, in-process roll-backs (a batched runner restoring a snapshot after a
-divergence) cannot clobber other chunks' writes, and a racy program still gets one deterministic result per N.
+divergence) cannot clobber other pieces' writes.  Which process runs which piece depends on timing, so a racy
+program (workgroups writing bytes another one reads or writes; ``--check-races`` finds them) may give different
+memory from run to run with N > 1, as it may on the GPU; race-free programs give the result of ``--jobs 1``.
 
 The launch runs in **one process** (no fork) when: the platform has no ``fork``; ``jobs <= 1``; fewer than two
 workgroups; ``--check-races`` (detectors are per process); the register-file model is on (``XESIM_GRF``,
@@ -50,10 +58,11 @@ numba's DPAS rows, B decoding and block copies split over the threads (its time 
 would each repeat the per-op work and pay the fork, copy-on-write faults and the merge).
 
 ``--jobs N`` means N cores: a launch in one process lets numba's parallel kernels use up to N threads; a spread
-launch runs every process, the parent's chunk included, with one. A child sets numba to one thread, never returns
+launch runs every process, the parent included, with one. A child sets numba to one thread, never returns
 into the caller (``os._exit`` after sending its result: no atexit handlers, no test-runner teardown) and leaves
 stdout/stderr alone; buffered output is flushed before the fork so it is not duplicated. A child that dies
-without a result (killed, crashed) is an internal error naming its workgroups, never a hang.
+without a result (killed, crashed) is an internal error naming the workgroups it was running (each process
+notes its current piece in shared memory), never a hang.
 """
 
 from __future__ import annotations
@@ -63,6 +72,7 @@ import io
 import os
 import pickle
 import signal
+import struct
 import sys
 import threading
 import time
@@ -88,6 +98,8 @@ CAN_FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 #: snapshot and compare
 MIN_PARALLEL_SECONDS = 0.05
 SECONDS_PER_BYTE = 1e-9
+#: pieces per process a spread launch is cut into (:func:`cut_into_pieces`), handed out one at a time
+PIECES_PER_PROCESS = 4
 
 #: XESIM_JOBS_DEBUG=1: say on stderr how each launch was run and why
 DEBUG = bool(os.environ.get("XESIM_JOBS_DEBUG"))
@@ -202,8 +214,8 @@ def threaded_kernel(engine: Any, kernel: Any) -> bool:
     runs in one process with ``--jobs`` numba threads instead of forked processes: processes would each repeat the
     per-op work and pay the fork, copy-on-write faults and the merge (about 15-40 ms per launch on a 2-core
     machine, measured with tools/bench_jobs.py), while the threads split the kernels' work.  Other kernels
-    (element-wise math, reductions: numpy on one core) are spread over processes.  The choice is static, so a
-    racy program still gets one result per job count."""
+    (element-wise math, reductions: numpy on one core) are spread over processes.  The choice depends on the kernel
+    alone, never on timing."""
     cache: dict[int, bool] = engine.__dict__.setdefault("_threaded_kernels", {})
     key = id(kernel)
     if key not in cache:
@@ -299,10 +311,23 @@ def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runne
         timing[id(kernel)] = (time.perf_counter() - t0) / len(workgroups)
         return
     STATS["spread"] += 1
-    _debug(engine, f"{len(workgroups)} workgroups in {n} processes ({nbytes} bytes to compare per process)")
-    chunks = [workgroups[i * len(workgroups) // n:(i + 1) * len(workgroups) // n] for i in range(n)]
-    seconds = _Launch(engine, chunks, runner, allocs).run()
-    timing[id(kernel)] = seconds / len(chunks[0])
+    pieces = cut_into_pieces(workgroups, n, getattr(runner, "wgs_per_batch", 1))
+    _debug(engine, f"{len(workgroups)} workgroups in {len(pieces)} pieces for {n} processes ({nbytes} bytes to "
+                   "compare per process)")
+    seconds, done = _Launch(engine, pieces, n, runner, allocs).run()
+    if done:
+        timing[id(kernel)] = seconds / done
+
+
+def cut_into_pieces(workgroups: list[Workgroup], n: int, wgs_per_batch: int = 1) -> list[list[Workgroup]]:
+    """``workgroups`` (grid order) cut into contiguous pieces of nearly equal size for ``n`` processes: about
+    :data:`PIECES_PER_PROCESS` per process, so a process on a slow core takes fewer of them, but none smaller than
+    half a batch of the runner (``wgs_per_batch`` workgroups run as one batch: a smaller piece pays the batch's
+    per-op cost for less work, xesim/exec/batch.py) unless that leaves fewer than ``n`` pieces."""
+    count = len(workgroups)
+    size = max(-(-count // (n * PIECES_PER_PROCESS)), wgs_per_batch // 2, 1)
+    p = max(min(n, count), -(-count // size))
+    return [workgroups[i * count // p:(i + 1) * count // p] for i in range(p)]
 
 
 def _debug(engine: Any, text: str) -> None:
@@ -311,17 +336,21 @@ def _debug(engine: Any, text: str) -> None:
 
 
 class _Launch:
-    """One spread launch: chunk 0 in this process, the others in forked children (module docstring)."""
+    """One spread launch: ``pieces`` handed out one at a time to this process and ``procs - 1`` forked children
+    (module docstring)."""
 
-    def __init__(self, engine: Any, chunks: list[list[Workgroup]], runner: Runner, allocs: list) -> None:
-        self.engine, self.chunks, self.runner, self.allocs = engine, chunks, runner, allocs
-        self.children: dict[int, tuple[int, int]] = {}  # chunk index -> (pid, read end of its pipe)
-        self.shared: dict[int, np.ndarray] = {}  # chunk index -> memory shared with its child (changed bytes)
+    def __init__(self, engine: Any, pieces: list[list[Workgroup]], procs: int, runner: Runner, allocs: list) -> None:
+        self.engine, self.pieces, self.procs, self.runner, self.allocs = engine, pieces, procs, runner, allocs
+        self.children: dict[int, tuple[int, int]] = {}  # process slot -> (pid, read end of its result pipe)
+        self.shared: dict[int, np.ndarray] = {}  # process slot -> memory shared with its child (changed bytes)
         self.slots: list[int] = [0]
         self.before: list[np.ndarray] = []  # the starting bytes of allocs (run())
+        self.queue = -1  # read end of the pipe holding the pieces not taken yet
+        #: per process slot (shared with the children, run()): the piece it is running, the first piece it took
+        self.progress = np.full((procs, 2), -1, np.int64)
 
-    def run(self) -> float:
-        """Run the launch; the seconds chunk 0 took here."""
+    def run(self) -> tuple[float, int]:
+        """Run the launch; the seconds this process spent on its pieces and how many workgroups they held."""
         engine = self.engine
         _flush(engine.out, engine.err, sys.stdout, sys.stderr)
         from xesim.exec import memdiff
@@ -330,28 +359,33 @@ class _Launch:
         reap_children()
         self.slots = _record_slots(self.allocs)
         self.before = [a.data.copy() for a in self.allocs]  # the starting bytes (module docstring, step 3)
+        self.progress = _shared_int64(engine, "progress", 2 * self.procs).reshape(self.procs, 2)
+        self.progress[:] = -1
+        warned = set(engine._warned)
+        self.queue = _piece_queue(len(self.pieces))
+        first = _take(self.queue)  # piece 0 is this process's, as with one job
         try:
-            for i in range(1, len(self.chunks)):
+            for i in range(1, self.procs):
                 self._fork(i)
             set_numba_threads(1)  # one core per process (the caller restores the count)
-            engine.pristine_copies = {id(a): b for a, b in zip(self.allocs, self.before)}  # read by exec/batch.py
             t0 = time.perf_counter()
-            try:
-                self.runner(self.chunks[0])
-            finally:
-                engine.__dict__.pop("pristine_copies", None)  # a runner that is not batched leaves them
+            records = _work(engine, self.runner, self.pieces, self.queue, self.progress, 0,
+                            dict(zip(map(id, self.allocs), self.before)), Exception, first)
             seconds = time.perf_counter() - t0
-            for i in range(1, len(self.chunks)):
-                if i in self.children:
-                    result = self._collect(i)
-                    fault = _apply(engine, result, self.shared[i])
-                    if fault is not None:
-                        raise fault
-                else:  # the fork failed: this chunk runs here, in its turn
-                    self.runner(self.chunks[i])
+            if records and records[-1]["fault"] is not None:
+                self._stop_later_pieces(records[-1]["piece"])
+            for i in sorted(self.children):
+                result = self._collect(i)
+                _apply_memory(engine, result, self.shared[i])
+                engine.target.used |= result["used"]
+                records += result["records"]
         finally:
+            os.close(self.queue)
             self._kill_all()
-        return seconds
+        fault = _emit(engine, records, warned)
+        if fault is not None:
+            raise fault
+        return seconds, sum(len(self.pieces[r["piece"]]) for r in records if r["here"])
 
     def _fork(self, i: int) -> None:
         self.shared[i] = _shared_buffer(self.engine, i, self.slots[-1])
@@ -359,7 +393,7 @@ class _Launch:
         _widen_pipe(w)
         try:
             pid = os.fork()
-        except OSError:  # no more processes: run the chunk here (run())
+        except OSError:  # no more processes: the others take its pieces
             os.close(r)
             os.close(w)
             return
@@ -371,8 +405,8 @@ class _Launch:
                 for _, fd in self.children.values():
                     os.close(fd)
                 try:
-                    payload = _child_run(self.engine, self.runner, self.chunks[i], self.allocs, self.before,
-                                         self.shared[i], self.slots)
+                    payload = _child_run(self.engine, self.runner, self.pieces, self.queue, self.progress, i,
+                                         self.allocs, self.before, self.shared[i], self.slots)
                 except BaseException:  # noqa: BLE001 - a failure of this module's child code
                     payload = pickle.dumps({"crash": traceback.format_exc()})
                 _write_all(w, payload)
@@ -408,19 +442,148 @@ class _Launch:
         raise self._internal_error(i, why)
 
     def _internal_error(self, i: int, why: str) -> ExecFault:
-        chunk = self.chunks[i]
-        wgs = f"workgroup {chunk[0]}" if len(chunk) == 1 else f"workgroups {chunk[0]} to {chunk[-1]}"
+        k = int(self.progress[i, 0])
+        if 0 <= k < len(self.pieces):
+            piece = self.pieces[k]
+            wgs = f"workgroup {piece[0]}" if len(piece) == 1 else f"workgroups {piece[0]} to {piece[-1]}"
+            what = f"the worker process running {wgs} (piece {k + 1} of {len(self.pieces)} of this launch)"
+        else:
+            what = f"a worker process of this launch (between pieces; {self.procs} processes)"
         ks = self.engine.kstate
-        return ExecFault(f"internal error: the worker process running {wgs} (part {i + 1} of "
-                         f"{len(self.chunks)} of this launch) ended without a result ({why}); please report it "
+        return ExecFault(f"internal error: {what} ended without a result ({why}); please report it "
                          "(--jobs 1 runs the launch in one process)", None, f"kernel {ks.kernel_name}")
 
+    def _stop_later_pieces(self, k: int) -> None:
+        """This process's piece ``k`` faulted (and the queue is drained): kill the children whose every piece comes
+        after it (nothing they ran can be replayed); the others stop after their current piece.  A child that has
+        noted no piece yet is waited for: it may have just taken one from before ``k``."""
+        for i in list(self.children):
+            if self.progress[i, 1] > k:
+                pid, r = self.children.pop(i)
+                os.close(r)
+                _kill(pid)
+
     def _kill_all(self) -> None:
-        """Stop and reap every child not collected yet (after a fault, an error or an interrupt)."""
+        """Stop and reap every child not collected yet (after an error or an interrupt)."""
         while self.children:
             _, (pid, r) = self.children.popitem()
             os.close(r)
             _kill(pid)
+
+
+def _piece_queue(count: int) -> int:
+    """A pipe holding the piece numbers ``0 .. count - 1`` (4 bytes each, in order) whose write end is closed: the
+    read end, inherited by the children, hands each number to exactly one process (a pipe read of 4 bytes is
+    atomic), and reads end-of-file once all are taken."""
+    r, w = os.pipe()
+    _widen_pipe(w)
+    _write_all(w, struct.pack(f"<{count}i", *range(count)))  # closes w
+    return r
+
+
+def _take(queue: int) -> int | None:
+    """The next piece nobody has taken, or None when all are taken."""
+    data = os.read(queue, 4)
+    return struct.unpack("<i", data)[0] if len(data) == 4 else None
+
+
+def _drain(queue: int) -> None:
+    """Take every piece left (so no process starts another)."""
+    while os.read(queue, 1 << 16):
+        pass
+
+
+def _work(engine: Any, runner: Runner, pieces: list[list[Workgroup]], queue: int, progress: np.ndarray,
+          slot: int, pristine: dict, catch: type[BaseException], first: int | None = None) -> list[dict]:
+    """Run piece ``first`` (if given), then take pieces from ``queue`` and run each (:func:`_run_piece`) until
+    none is left or one faults (the queue is then drained); their records.  ``progress[slot]`` holds the piece
+    being run (-1 after the last) and the first piece this process took (pieces are taken in increasing order, so
+    every piece it ran is at least that one).  ``pristine``: the starting bytes
+    of the memory the launch may write, by allocation id, equal to this process's memory before its first piece
+    only (that piece's roll-back snapshot: xesim/exec/batch.py reads ``engine.pristine_copies``)."""
+    records: list[dict] = []
+    k = _take(queue) if first is None else first
+    while k is not None:
+        progress[slot, 0] = k
+        if progress[slot, 1] < 0:
+            progress[slot, 1] = k
+        records.append(_run_piece(engine, runner, k, pieces[k], pristine if not records else None, catch))
+        if records[-1]["fault"] is not None:
+            _drain(queue)  # no piece starts any more: later ones cannot matter
+            break
+        k = _take(queue)
+    progress[slot, 0] = -1
+    return records
+
+
+def _run_piece(engine: Any, runner: Runner, index: int, piece: list[Workgroup], pristine: dict | None,
+               catch: type[BaseException]) -> dict:
+    """Run one piece with its output, ``gpu.printf`` text, warnings (with ``Engine.warn``'s key) and new
+    assumption notes kept aside, and its fault (an exception of class ``catch``) caught: the piece's record, for
+    :func:`_emit` to replay in piece order."""
+    ks = engine.kstate
+    n_printf, n_notes = len(ks.printf_buffer), len(engine.assumption_notes)
+    out, log = io.StringIO(), _ErrLog()
+    saved_out, saved_err = engine.out, engine.err
+    own_warn = engine.__dict__.get("warn")
+    warn = engine.warn
+
+    def keyed_warn(op: Any, message: str) -> None:
+        log.key = (id(op), message)  # Engine.warn's key: printed once per op and text
+        try:
+            warn(op, message)
+        finally:
+            log.key = None
+
+    engine.out, engine.err, engine.warn = out, log, keyed_warn
+    if pristine:
+        engine.pristine_copies = pristine
+    fault: BaseException | None = None
+    tb = ""
+    try:
+        runner(piece)
+    except catch as exc:  # every fault is replayed in piece order
+        if isinstance(exc, ExecFault) and not exc.context:
+            exc.context = ks.context()  # as the launcher does, with this piece's kernel state
+        fault, tb = exc, "".join(traceback.format_exception(exc))
+    finally:
+        engine.__dict__.pop("pristine_copies", None)  # a runner that is not batched leaves them
+        engine.out, engine.err = saved_out, saved_err
+        if own_warn is None:
+            engine.__dict__.pop("warn", None)
+        else:
+            engine.warn = own_warn
+        printf = ks.printf_buffer[n_printf:]
+        del ks.printf_buffer[n_printf:]
+        notes = engine.assumption_notes[n_notes:]
+        del engine.assumption_notes[n_notes:]
+    return {"piece": index, "here": True, "out": out.getvalue(), "printf": printf, "err": log.items,
+            "notes": notes, "fault": fault, "traceback": tb}
+
+
+def _emit(engine: Any, records: list[dict], warned: set) -> BaseException | None:
+    """Replay the pieces' records in piece order, as one process running them in turn would have printed them, up
+    to the first fault, which is returned.  ``warned``: ``Engine.warn``'s keys printed before the launch."""
+    engine._warned = set(warned)  # this process's pieces added theirs: what counts is which piece printed first
+    for rec in sorted(records, key=lambda r: r["piece"]):
+        if rec["out"]:
+            engine.out.write(rec["out"])
+        engine.kstate.printf_buffer.extend(rec["printf"])
+        for key, text in rec["err"]:
+            if key is None:
+                engine.err.write(text)
+            elif key not in engine._warned:
+                engine._warned.add(key)
+                engine.err.write(text)
+        for note in rec["notes"]:
+            if note not in engine.assumption_notes:
+                engine.assumption_notes.append(note)
+        fault = rec["fault"]
+        if fault is not None:
+            if not rec["here"] and rec["traceback"]:
+                fault.__cause__ = RemoteTraceback(rec["traceback"])
+            return fault
+    return None
 
 
 #: children whose result was taken but which had not exited yet: reaped at the next spread launch, or at exit
@@ -529,49 +692,31 @@ class _ErrLog:
         pass
 
 
-def _child_run(engine: Any, runner: Runner, chunk: list[Workgroup], allocs: list, before: list[np.ndarray],
-               shared: np.ndarray, slots: list[int]) -> bytes:
-    """Run ``chunk`` in this (forked) process; the pickled result (module docstring, step 3).  The bytes of
-    ``allocs[j]`` that differ from ``before[j]`` (the launch's starting bytes, never written) go into ``shared``
-    at ``slots[j]``; the result says how many blocks each has."""
+def _child_run(engine: Any, runner: Runner, pieces: list[list[Workgroup]], queue: int, progress: np.ndarray,
+               slot: int, allocs: list, before: list[np.ndarray], shared: np.ndarray, slots: list[int]) -> bytes:
+    """Take and run pieces in this (forked) process (:func:`_work`); the pickled result (module docstring, step
+    3): the pieces' records, and the bytes of ``allocs[j]`` that differ from ``before[j]`` (the launch's starting
+    bytes, never written) placed in ``shared`` at ``slots[j]`` (the result says how many blocks each has)."""
     from xesim.exec import memdiff
 
     _one_numba_thread()
-    ks = engine.kstate
-    engine.pristine_copies = {id(a): b for a, b in zip(allocs, before)}  # read (never written) by xesim.exec.batch
-    n_printf, n_notes = len(ks.printf_buffer), len(engine.assumption_notes)
-    out, log = io.StringIO(), _ErrLog()
-    engine.out, engine.err = out, log
-    warn = engine.warn
-
-    def keyed_warn(op: Any, message: str) -> None:
-        log.key = (id(op), message)  # Engine.warn's key: printed once per op and text
-        try:
-            warn(op, message)
-        finally:
-            log.key = None
-
-    engine.warn = keyed_warn
-    fault: BaseException | None = None
-    tb = ""
-    try:
-        runner(chunk)
-    except BaseException as exc:  # noqa: BLE001 - every fault goes to the parent
-        if isinstance(exc, ExecFault) and not exc.context:
-            exc.context = ks.context()  # as the launcher does, with this child's kernel state
-        fault, tb = exc, "".join(traceback.format_exception(exc))
+    records = _work(engine, runner, pieces, queue, progress, slot, dict(zip(map(id, allocs), before)),
+                    catch=BaseException)
+    for rec in records:
+        rec["here"] = False
     result = {
-        "memory": [(a.base, _blocks(memdiff.changes(a.data, b, shared, slot)))
-                   for a, b, slot in zip(allocs, before, slots)], "slots": slots,
-        "out": out.getvalue(), "printf": ks.printf_buffer[n_printf:], "err": log.items,
-        "notes": engine.assumption_notes[n_notes:], "used": set(engine.target.used), "fault": fault,
-        "traceback": tb,
+        "memory": [(a.base, _blocks(memdiff.changes(a.data, b, shared, s)))
+                   for a, b, s in zip(allocs, before, slots)], "slots": slots,
+        "records": records, "used": set(engine.target.used),
     }
     try:
         return _dumps(engine, result)
     except Exception:  # noqa: BLE001 - an exception that does not pickle: keep its text, op and context
-        result["fault"] = ExecFault(str(fault) or type(fault).__name__, getattr(fault, "op", None),
-                                    getattr(fault, "context", ""))
+        for rec in records:
+            fault = rec["fault"]
+            if fault is not None:
+                rec["fault"] = ExecFault(str(fault) or type(fault).__name__, getattr(fault, "op", None),
+                                         getattr(fault, "context", ""))
         return _dumps(engine, result)
 
 
@@ -580,8 +725,8 @@ def private_numba_init_lock() -> None:
 
     numba guards its threading-layer start-up with a process-shared lock (a ``multiprocessing`` semaphore made
     when the parent first used ``numba.get_num_threads``/``set_num_threads``; both take it at every call).  A
-    child inherits that semaphore; when the parent kills a child that holds it (``_kill_all``: an earlier chunk
-    faulted, or an interrupt), it stays taken and the parent's next ``get_num_threads`` waits for ever -- seen
+    child inherits that semaphore; when the parent kills a child that holds it (``_kill_all``: an interrupt, or an
+    error while collecting), it stays taken and the parent's next ``get_num_threads`` waits for ever -- seen
     as a hung test run.  The child is single-threaded and its layer is the parent's, already started (or never
     to be: it runs with one thread), so a private lock protects all there is to protect."""
     par = sys.modules.get("numba.np.ufunc.parallel")
@@ -684,7 +829,7 @@ def _record_slots(allocs: list) -> list[int]:
 
 def _shared_buffer(engine: Any, i: int, size: int) -> np.ndarray:
     """At least ``size`` bytes of anonymous memory shared with the children forked from now on, for the child
-    running chunk ``i``; kept for the engine's later launches (pages stay mapped)."""
+    in process slot ``i``; kept for the engine's later launches (pages stay mapped)."""
     import mmap
 
     pool: dict[int, np.ndarray] = engine.__dict__.setdefault("_jobs_shared", {})
@@ -694,28 +839,21 @@ def _shared_buffer(engine: Any, i: int, size: int) -> np.ndarray:
     return buf
 
 
-def _apply(engine: Any, result: dict, shared: np.ndarray) -> BaseException | None:
-    """Merge a child's result into this process (module docstring, step 4); its fault, if any."""
+def _shared_int64(engine: Any, name: str, count: int) -> np.ndarray:
+    """``count`` int64 in anonymous memory shared with the children forked from now on (kept by the engine)."""
+    import mmap
+
+    pool: dict[str, np.ndarray] = engine.__dict__.setdefault("_jobs_shared_ints", {})
+    arr = pool.get(name)
+    if arr is None or arr.size < count:
+        arr = pool[name] = np.frombuffer(mmap.mmap(-1, max(8 * count, 4096)), np.int64)
+    return arr[:count]
+
+
+def _apply_memory(engine: Any, result: dict, shared: np.ndarray) -> None:
+    """Write a child's changed bytes into this process's memory (module docstring, step 4)."""
     from xesim.exec import memdiff
 
-    slots = result["slots"]
-    for (base, k), slot in zip(result["memory"], slots):
+    for (base, k), slot in zip(result["memory"], result["slots"]):
         if k:
             memdiff.merge(engine.memory.allocation_at(base).data, memdiff.placed_record(shared, slot, k))
-    if result["out"]:
-        engine.out.write(result["out"])
-    engine.kstate.printf_buffer.extend(result["printf"])
-    for key, text in result["err"]:
-        if key is None:
-            engine.err.write(text)
-        elif key not in engine._warned:
-            engine._warned.add(key)
-            engine.err.write(text)
-    for note in result["notes"]:
-        if note not in engine.assumption_notes:
-            engine.assumption_notes.append(note)
-    engine.target.used |= result["used"]
-    fault = result["fault"]
-    if fault is not None and result["traceback"]:
-        fault.__cause__ = RemoteTraceback(result["traceback"])
-    return fault
