@@ -14,8 +14,13 @@ Python / of numpy over one alone at that moment: the ceiling the workload's spee
 The kernels accumulate into C, so every repeated launch adds A·B once more (same work, other values): the output
 is checked on a separate plain run of the program (bench.py's child) instead.
 
-Usage: ``python tools/bench_jobs.py [--pairs 10] [--jobs 1,2] [--quick] [--only NAME ...]`` (default: the (c)
-workloads).
+``--busy-core`` measures what happens when one core is slow, as one vCPU of a shared VM often is for seconds
+(``tools/machine_scaling.py --per-core``): a pure-Python spinner pinned to the last core runs throughout, the
+launching thread is pinned to core 0 and forked workers to the last core (numba's threads are not pinned).  With
+pieces handed out one at a time (xesim/exec/parallel.py) the worker on the busy core takes fewer of them.
+
+Usage: ``python tools/bench_jobs.py [--pairs 10] [--jobs 1,2] [--quick] [--busy-core] [--only NAME ...]``
+(default: the (c) workloads).
 """
 
 from __future__ import annotations
@@ -36,9 +41,19 @@ import machine_scaling  # noqa: E402
 C_WORKLOADS = [name for name, w in bench.WORKLOADS.items() if w.warm_launch]
 
 
-def child(path: str, jobs: list[int], pairs: int) -> None:
+def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> None:
     """Run the program; repeat its second launch alternating ``jobs``; print a JSON record of the times."""
     import io
+
+    if busy_core:
+        last = max(os.sched_getaffinity(0))
+        spinner = subprocess.Popen([sys.executable, "-c", f"import os\nos.sched_setaffinity(0, {{{last}}})\n"
+                                    "while True:\n    pass\n"])
+        import atexit
+
+        atexit.register(spinner.kill)
+        os.sched_setaffinity(0, {0})  # this thread only (Linux): numba's threads keep every core
+        os.register_at_fork(after_in_child=lambda: os.sched_setaffinity(0, {last}))
 
     from xesim.api import load
     from xesim.exec import crosscheck
@@ -76,11 +91,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", default="1,2", help="job counts to alternate (the first is the baseline)")
     ap.add_argument("--quick", action="store_true", help="256^3 instead of 1024^3")
     ap.add_argument("--only", nargs="*", choices=C_WORKLOADS, help="run only these workloads")
+    ap.add_argument("--busy-core", action="store_true", help="a spinner on the last core; workers pinned to it")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         path, jobs, pairs = args.child
-        child(path, [int(j) for j in jobs.split(",")], int(pairs))
+        child(path, [int(j) for j in jobs.split(",")], int(pairs), args.busy_core)
         return 0
     jobs = [int(j) for j in args.jobs.split(",")]
     env = dict(os.environ)
@@ -100,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             machine = {j: _machine_ceiling(j) for j in jobs[1:]}
             proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", path,
-                                   ",".join(map(str, jobs)), str(args.pairs)], capture_output=True, text=True,
-                                  env=env)
+                                   ",".join(map(str, jobs)), str(args.pairs)] + ["--busy-core"] * args.busy_core,
+                                  capture_output=True, text=True, env=env)
             if proc.returncode != 0:
                 print(f"{name}: child failed:\n{proc.stderr}", file=sys.stderr)
                 return 1
