@@ -332,7 +332,7 @@ def test_threaded_block_copies_move_the_same_units() -> None:
     assert (want[3, 2] == flat[start[3] + 2 * 64:start[3] + 2 * 64 + 9]).all()  # row 2 of block 3, by hand
     for chunks in (1, 2, 3, 7):
         got = np.empty_like(want)
-        batch._gather_blocks_parallel(flat, start, 64, got, 2, chunks)
+        batch._copy_blocks_parallel(flat, start, 64, got, False, 2, chunks)
         np.testing.assert_array_equal(got, want)
     starts = np.arange(7, dtype=np.int64) * 640 + 3  # disjoint blocks
     tiles = rng.integers(0, 2**16, (7, 5, 9), dtype=np.uint16)
@@ -341,7 +341,7 @@ def test_threaded_block_copies_move_the_same_units() -> None:
     assert (ref[starts[6] + 4 * 64:starts[6] + 4 * 64 + 9] == tiles[6, 4]).all()
     for chunks in (2, 3, 7):
         got = flat.copy()
-        batch._scatter_blocks_parallel(got, starts, 64, tiles, 2, chunks)
+        batch._copy_blocks_parallel(got, starts, 64, tiles, True, 2, chunks)
         np.testing.assert_array_equal(got, ref)
 
 

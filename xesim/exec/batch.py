@@ -680,8 +680,8 @@ class _Block2D:
         out = np.empty((len(start), self.rows, self.width_units), self.flat.dtype)
         threads = _copy_threads(out.nbytes, len(start))
         if threads > 1:
-            _gather_blocks_parallel(self.flat, np.ascontiguousarray(start), self.pitch_units, out, threads,
-                                    chunk_count(threads, len(start)))
+            _copy_blocks_parallel(self.flat, np.ascontiguousarray(start), self.pitch_units, out, False, threads,
+                                  chunk_count(threads, len(start)))
         else:
             _gather_blocks(self.flat, np.ascontiguousarray(start), self.pitch_units, out)
         return out
@@ -699,7 +699,8 @@ class _Block2D:
         start, tiles = np.ascontiguousarray(self.start), np.ascontiguousarray(tiles)
         threads = _copy_threads(tiles.nbytes, len(start))
         if threads > 1:
-            _scatter_blocks_parallel(self.flat, start, self.pitch_units, tiles, threads, chunk_count(threads, len(start)))
+            _copy_blocks_parallel(self.flat, start, self.pitch_units, tiles, True, threads,
+                                  chunk_count(threads, len(start)))
         else:
             _scatter_blocks(self.flat, start, self.pitch_units, tiles)
 
@@ -731,19 +732,6 @@ def _gather_range(flat, start, pitch, out, lo, hi):  # noqa: ANN001, ANN202
                 out[b, r, c] = flat[o + c]
 
 
-@numba.njit(cache=True, parallel=True)
-def _gather_blocks_parallel(flat, start, pitch, out, threads, nchunks):  # noqa: ANN001, ANN202
-    """:func:`_gather_blocks` in ``nchunks`` ranges of blocks handed out to ``threads`` threads one at a time
-    (xesim/numerics/work_queue.py)."""
-    n = out.shape[0]
-    next_chunk = np.zeros(1, np.int64)
-    for _ in numba.prange(threads):
-        ch = claim(next_chunk, nchunks)
-        while ch >= 0:
-            _gather_range(flat, start, pitch, out, ch * n // nchunks, (ch + 1) * n // nchunks)
-            ch = claim(next_chunk, nchunks)
-
-
 @numba.njit(cache=True)
 def _scatter_blocks(flat, start, pitch, tiles):  # noqa: ANN001, ANN202
     _scatter_range(flat, start, pitch, tiles, 0, tiles.shape[0])
@@ -760,16 +748,20 @@ def _scatter_range(flat, start, pitch, tiles, lo, hi):  # noqa: ANN001, ANN202
 
 
 @numba.njit(cache=True, parallel=True)
-def _scatter_blocks_parallel(flat, start, pitch, tiles, threads, nchunks):  # noqa: ANN001, ANN202
-    """:func:`_scatter_blocks` in ``nchunks`` ranges of blocks handed out to ``threads`` threads one at a time
-    (xesim/numerics/work_queue.py).  Non-overlapping blocks (the caller checked): the chunks write disjoint
-    units."""
+def _copy_blocks_parallel(flat, start, pitch, tiles, to_flat, threads, nchunks):  # noqa: ANN001, ANN202
+    """:func:`_scatter_blocks` (``to_flat``) or :func:`_gather_blocks` (into ``tiles``) in ``nchunks`` ranges of
+    blocks handed out to ``threads`` threads one at a time (xesim/numerics/work_queue.py).  A scatter's blocks do
+    not overlap (the caller checked): the chunks write disjoint units."""
     n = tiles.shape[0]
     next_chunk = np.zeros(1, np.int64)
     for _ in numba.prange(threads):
         ch = claim(next_chunk, nchunks)
         while ch >= 0:
-            _scatter_range(flat, start, pitch, tiles, ch * n // nchunks, (ch + 1) * n // nchunks)
+            lo, hi = ch * n // nchunks, (ch + 1) * n // nchunks
+            if to_flat:
+                _scatter_range(flat, start, pitch, tiles, lo, hi)
+            else:
+                _gather_range(flat, start, pitch, tiles, lo, hi)
             ch = claim(next_chunk, nchunks)
 
 
