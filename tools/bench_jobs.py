@@ -8,9 +8,16 @@ kernel launch, repeats that launch ``2 x PAIRS`` times alternating the job count
 ...), so both counts see the same machine state.  It prints, per workload and job count, the best and the median
 launch time, the speed-ups of both over the first job count, and ``x pairs``: the median of the speed-ups of each
 launch over the baseline launch just before it (a drift of the machine's speed between minutes cancels out of each
-pair); the program's output is checked as in bench.py.  ``machine x``, measured just before each workload with
-tools/machine_scaling.py (one round), is what the machine itself gives N concurrent CPU-bound processes of pure
-Python / of numpy over one alone at that moment: the ceiling the workload's speed-up is to be read against.
+pair); the program's output is checked as in bench.py.
+
+``machine x`` is what the machine itself gives N concurrent CPU-bound processes over one alone, measured right
+after each launch pair (:class:`Probe`: a short single-threaded numpy job -- matrix products, like numba's DPAS
+loops -- run by one and then by N waiting worker processes), as the median over the pairs: the ceiling the
+workload's speed-up is to be read against on a shared VM whose cores change speed by tens of percent from one
+second to the next (tools/machine_scaling.py).  ``of machine`` is the median over pairs of the pair's speed-up
+divided by that pair's probe: how much of what the machine offered at that moment the launch took.  ``calm``: the
+number of pairs whose probe gave at least :data:`CALM` x N, and the median speed-up over those pairs (``-`` when
+there is none); every pair is in ``x pairs`` either way.
 The kernels accumulate into C, so every repeated launch adds A·B once more (same work, other values): the output
 is checked on a separate plain run of the program (bench.py's child) instead.
 
@@ -19,7 +26,8 @@ is checked on a separate plain run of the program (bench.py's child) instead.
 launching thread is pinned to core 0 and forked workers to the last core (numba's threads are not pinned).  With
 pieces handed out one at a time (xesim/exec/parallel.py) the worker on the busy core takes fewer of them.
 
-Usage: ``python tools/bench_jobs.py [--pairs 10] [--jobs 1,2] [--quick] [--busy-core] [--only NAME ...]``
+Usage: ``python tools/bench_jobs.py [--pairs 10] [--jobs 1,2] [--quick] [--busy-core] [--json PATH]
+[--only NAME ...]``
 (default: the (c) workloads).
 """
 
@@ -39,6 +47,48 @@ import bench  # noqa: E402 - tools/ is not a package
 import machine_scaling  # noqa: E402
 
 C_WORKLOADS = [name for name, w in bench.WORKLOADS.items() if w.warm_launch]
+
+#: a pair counts as calm when the machine's probe right after it gave at least this fraction of N x
+CALM = 0.925
+#: the probe's job: single-threaded float32 matrix products, about 0.15 s on the CI VM (a quarter of
+#: tools/machine_scaling.py's numpy workload)
+PROBE_JOB = ("a = np.ones((384, 384), np.float32)\nb = np.ones((384, 384), np.float32)\n"
+             "for _ in range(100):\n    a = (a @ b) * np.float32(1e-3)\n")
+_PROBE_WORKER = ("import sys\nimport numpy as np\nfor line in sys.stdin:\n"
+                 + "".join("    " + line + "\n" for line in PROBE_JOB.splitlines())
+                 + "    sys.stdout.write('done\\n')\n    sys.stdout.flush()\n")
+
+
+class Probe:
+    """``count`` worker processes (single-threaded BLAS) that each run :data:`PROBE_JOB` when told to: the machine's
+    own N-process speed-up at a given moment, without starting processes (they wait on stdin in between, using no
+    CPU)."""
+
+    def __init__(self, count: int) -> None:
+        env = {**os.environ, **machine_scaling._ONE_THREAD}
+        self.workers = [subprocess.Popen([sys.executable, "-c", _PROBE_WORKER], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, text=True, env=env) for _ in range(count)]
+        self._run(count)  # imports done, BLAS warm
+
+    def _run(self, n: int) -> float:
+        t0 = time.perf_counter()
+        for w in self.workers[:n]:
+            w.stdin.write("go\n")  # type: ignore[union-attr]
+            w.stdin.flush()  # type: ignore[union-attr]
+        for w in self.workers[:n]:
+            if w.stdout.readline() != "done\n":  # type: ignore[union-attr]
+                raise RuntimeError("machine probe worker failed")
+        return time.perf_counter() - t0
+
+    def speedup(self, n: int) -> float:
+        """``n`` x (time of the job alone) / (time of ``n`` copies at once), measured now."""
+        alone = self._run(1)
+        return n * alone / self._run(n)
+
+    def close(self) -> None:
+        for w in self.workers:
+            w.stdin.close()  # type: ignore[union-attr]
+            w.wait()
 
 
 def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> None:
@@ -62,6 +112,8 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
     launch = crosscheck.launch
     count = [0]
     times: dict[int, list[float]] = {j: [] for j in jobs}
+    machine: dict[int, list[float]] = {j: [] for j in jobs[1:]}
+    probe = Probe(max(jobs))
 
     def alternating_launch(engine, *a: object, **kw: object) -> None:  # noqa: ANN001
         count[0] += 1
@@ -76,13 +128,17 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
                     t0 = time.perf_counter()
                     launch(engine, *a, **kw)
                     times[j].append(time.perf_counter() - t0)
+                for j in jobs[1:]:
+                    machine[j].append(probe.speedup(j))
         finally:
             engine.jobs = saved
 
     crosscheck.launch = alternating_launch
     prog = load(path)
     Engine(prog.module, out=io.StringIO()).run("main")
-    print(json.dumps({str(j): t for j, t in times.items()}))
+    probe.close()
+    print(json.dumps({"times": {str(j): t for j, t in times.items()},
+                      "machine": {str(j): m for j, m in machine.items()}}))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,6 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--quick", action="store_true", help="256^3 instead of 1024^3")
     ap.add_argument("--only", nargs="*", choices=C_WORKLOADS, help="run only these workloads")
     ap.add_argument("--busy-core", action="store_true", help="a spinner on the last core; workers pinned to it")
+    ap.add_argument("--json", metavar="PATH", help="also write every launch time and probe to this JSON file")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
@@ -102,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     print(f"{'workload':10} {'jobs':>4} {'best s':>8} {'median s':>9} {'x best':>7} {'x median':>9} {'x pairs':>8}"
-          f"  machine x (python / numpy)")
+          f" {'machine x':>10} {'of machine':>11}  calm pairs: count, x")
+    record: dict[str, dict] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.only or C_WORKLOADS:
             w = bench.WORKLOADS[name]
@@ -114,31 +172,44 @@ def main(argv: list[str] | None = None) -> int:
             if check["output"] != w.expected(p):
                 print(f"{name}: wrong output", file=sys.stderr)
                 return 1
-            machine = {j: _machine_ceiling(j) for j in jobs[1:]}
             proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", path,
                                    ",".join(map(str, jobs)), str(args.pairs)] + ["--busy-core"] * args.busy_core,
                                   capture_output=True, text=True, env=env)
             if proc.returncode != 0:
                 print(f"{name}: child failed:\n{proc.stderr}", file=sys.stderr)
                 return 1
-            times = {int(j): t for j, t in json.loads(proc.stdout.strip().splitlines()[-1]).items()}
-            base_best, base_med = min(times[jobs[0]]), statistics.median(times[jobs[0]])
-            for j in jobs:
-                best, med = min(times[j]), statistics.median(times[j])
-                pair_x = statistics.median(b / t for b, t in zip(times[jobs[0]], times[j]))
-                ceiling = "  {:.2f} / {:.2f}".format(*machine[j]) if j in machine else ""
-                print(f"{name:10} {j:>4} {best:8.3f} {med:9.3f} {base_best / best:7.2f} {base_med / med:9.2f} "
-                      f"{pair_x:8.2f}{ceiling}")
+            data = json.loads(proc.stdout.strip().splitlines()[-1])
+            times = {int(j): t for j, t in data["times"].items()}
+            machine = {int(j): m for j, m in data["machine"].items()}
+            record[name] = data
+            for line in summary(name, jobs, times, machine):
+                print(line, flush=True)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"pairs": args.pairs, "jobs": jobs, "busy_core": args.busy_core, "workloads": record}, f,
+                      indent=1)
     return 0
 
 
-def _machine_ceiling(jobs: int) -> tuple[float, float]:
-    """(python, numpy) speed-ups of ``jobs`` concurrent processes over one (tools/machine_scaling.py, one round)."""
-    out = []
-    for code in (machine_scaling.WORKLOADS["python"], machine_scaling.WORKLOADS["numpy"]):
-        alone = machine_scaling.timed(code, 1)
-        out.append(jobs * alone / machine_scaling.timed(code, jobs))
-    return out[0], out[1]
+def summary(name: str, jobs: list[int], times: dict[int, list[float]], machine: dict[int, list[float]]) -> list[str]:
+    """The table rows of one workload: per job count the best and median launch, their speed-ups over the first job
+    count, ``x pairs``, and (other counts) the probes' median, ``of machine`` and the calm pairs (module
+    docstring)."""
+    base = times[jobs[0]]
+    rows = []
+    for j in jobs:
+        t = times[j]
+        x = [b / tj for b, tj in zip(base, t)]
+        row = (f"{name:10} {j:>4} {min(t):8.3f} {statistics.median(t):9.3f} {min(base) / min(t):7.2f} "
+               f"{statistics.median(base) / statistics.median(t):9.2f} {statistics.median(x):8.2f}")
+        if j in machine:
+            m = machine[j]
+            calm = [xi for xi, mi in zip(x, m) if mi >= CALM * j]
+            calm_x = f"{statistics.median(calm):.2f}" if calm else "-"
+            row += (f" {statistics.median(m):10.2f} {statistics.median(xi / mi for xi, mi in zip(x, m)):11.2f}"
+                    f"  {len(calm)} of {len(x)}, {calm_x}")
+        rows.append(row)
+    return rows
 
 
 if __name__ == "__main__":
