@@ -11,13 +11,18 @@ launch over the baseline launch just before it (a drift of the machine's speed b
 pair); the program's output is checked as in bench.py.
 
 ``machine x`` is what the machine itself gives N concurrent CPU-bound processes over one alone, measured right
-after each launch pair (:class:`Probe`: a short single-threaded numpy job -- matrix products, like numba's DPAS
+after each launch pair (:func:`probe`: a short single-threaded numpy job -- matrix products, like numba's DPAS
 loops -- run by one and then by N waiting worker processes), as the median over the pairs: the ceiling the
 workload's speed-up is to be read against on a shared VM whose cores change speed by tens of percent from one
 second to the next (tools/machine_scaling.py).  ``of machine`` is the median over pairs of the pair's speed-up
 divided by that pair's probe: how much of what the machine offered at that moment the launch took.  ``calm``: the
 number of pairs whose probe gave at least :data:`CALM` x N, and the median speed-up over those pairs (``-`` when
 there is none); every pair is in ``x pairs`` either way.
+
+``--copies ROUNDS`` adds ``copies x``: N independent copies of the workload, each a process of its own running the
+program with one job (:func:`copies`), timed over their warm launch alone and N at once, ROUNDS times (median).  It
+is the workload's own ceiling on this machine, with none of ``--jobs``' costs (fork, copy-on-write, merging the
+results, uneven pieces); ``--jobs N`` is to be read against it.
 The kernels accumulate into C, so every repeated launch adds A·B once more (same work, other values): the output
 is checked on a separate plain run of the program (bench.py's child) instead.
 
@@ -26,8 +31,8 @@ is checked on a separate plain run of the program (bench.py's child) instead.
 launching thread is pinned to core 0 and forked workers to the last core (numba's threads are not pinned).  With
 pieces handed out one at a time (xesim/exec/parallel.py) the worker on the busy core takes fewer of them.
 
-Usage: ``python tools/bench_jobs.py [--pairs 10] [--jobs 1,2] [--quick] [--busy-core] [--json PATH]
-[--only NAME ...]``
+Usage: ``python tools/bench_jobs.py [--pairs 10] [--jobs 1,2] [--quick] [--busy-core] [--copies ROUNDS]
+[--json PATH] [--only NAME ...]``
 (default: the (c) workloads).
 """
 
@@ -54,21 +59,24 @@ CALM = 0.925
 #: tools/machine_scaling.py's numpy workload)
 PROBE_JOB = ("a = np.ones((384, 384), np.float32)\nb = np.ones((384, 384), np.float32)\n"
              "for _ in range(100):\n    a = (a @ b) * np.float32(1e-3)\n")
-_PROBE_WORKER = ("import sys\nimport numpy as np\nfor line in sys.stdin:\n"
+_PROBE_WORKER = ("import sys\nimport numpy as np\nprint('ready', flush=True)\nfor line in sys.stdin:\n"
                  + "".join("    " + line + "\n" for line in PROBE_JOB.splitlines())
                  + "    sys.stdout.write('done\\n')\n    sys.stdout.flush()\n")
+#: launches each copy runs per measurement (``--copies``)
+COPY_LAUNCHES = 3
 
 
-class Probe:
-    """``count`` worker processes (single-threaded BLAS) that each run :data:`PROBE_JOB` when told to: the machine's
-    own N-process speed-up at a given moment, without starting processes (they wait on stdin in between, using no
-    CPU)."""
+class Workers:
+    """``count`` worker processes started with ``cmd`` that each say ``ready`` once set up, then run their job
+    whenever a line arrives on stdin and answer ``done``: the speed-up of N of them at once over one alone, at a
+    given moment, without starting processes (they wait on stdin in between, using no CPU)."""
 
-    def __init__(self, count: int) -> None:
-        env = {**os.environ, **machine_scaling._ONE_THREAD}
-        self.workers = [subprocess.Popen([sys.executable, "-c", _PROBE_WORKER], stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, text=True, env=env) for _ in range(count)]
-        self._run(count)  # imports done, BLAS warm
+    def __init__(self, cmd: list[str], count: int, env: dict[str, str]) -> None:
+        self.workers = [subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+                        for _ in range(count)]
+        for w in self.workers:
+            if w.stdout.readline() != "ready\n":  # type: ignore[union-attr]
+                raise RuntimeError(f"worker {' '.join(cmd[:3])} failed to start")
 
     def _run(self, n: int) -> float:
         t0 = time.perf_counter()
@@ -77,7 +85,7 @@ class Probe:
             w.stdin.flush()  # type: ignore[union-attr]
         for w in self.workers[:n]:
             if w.stdout.readline() != "done\n":  # type: ignore[union-attr]
-                raise RuntimeError("machine probe worker failed")
+                raise RuntimeError("worker failed")
         return time.perf_counter() - t0
 
     def speedup(self, n: int) -> float:
@@ -89,6 +97,48 @@ class Probe:
         for w in self.workers:
             w.stdin.close()  # type: ignore[union-attr]
             w.wait()
+
+
+def probe(count: int) -> Workers:
+    """Workers running :data:`PROBE_JOB` (single-threaded BLAS): the machine's own ceiling."""
+    return Workers([sys.executable, "-c", _PROBE_WORKER], count, {**os.environ, **machine_scaling._ONE_THREAD})
+
+
+def copies(path: str, count: int, env: dict[str, str]) -> Workers:
+    """Workers each running the program at ``path`` in a process of its own with one job and one numba thread,
+    repeating its warm launch :data:`COPY_LAUNCHES` times per go (:func:`copy_child`): what the machine gives N
+    independent copies of this very workload -- no fork, no shared pages, no merge."""
+    env = {**env, **machine_scaling._ONE_THREAD, "XESIM_JOBS": "1", "NUMBA_NUM_THREADS": "1"}
+    return Workers([sys.executable, os.path.abspath(__file__), "--copy", path], count, env)
+
+
+def copy_child(path: str) -> None:
+    """The program at ``path``; at its second (warm) launch: one launch, ``ready``, then per line on stdin
+    :data:`COPY_LAUNCHES` launches and ``done``."""
+    import io
+
+    from xesim.api import load
+    from xesim.exec import crosscheck
+    from xesim.exec.interpreter import Engine
+
+    launch = crosscheck.launch
+    count = [0]
+
+    def serving_launch(engine, *a: object, **kw: object) -> None:  # noqa: ANN001
+        count[0] += 1
+        launch(engine, *a, **kw)
+        if count[0] != 2:
+            return
+        print("ready", flush=True)
+        for _ in sys.stdin:
+            for _ in range(COPY_LAUNCHES):
+                launch(engine, *a, **kw)
+            print("done", flush=True)
+        sys.stdout.flush()
+        os._exit(0)  # the rest of the program is not needed
+
+    crosscheck.launch = serving_launch
+    Engine(load(path).module, out=io.StringIO()).run("main")
 
 
 def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> None:
@@ -113,7 +163,7 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
     count = [0]
     times: dict[int, list[float]] = {j: [] for j in jobs}
     machine: dict[int, list[float]] = {j: [] for j in jobs[1:]}
-    probe = Probe(max(jobs))
+    workers = probe(max(jobs))
 
     def alternating_launch(engine, *a: object, **kw: object) -> None:  # noqa: ANN001
         count[0] += 1
@@ -129,14 +179,14 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
                     launch(engine, *a, **kw)
                     times[j].append(time.perf_counter() - t0)
                 for j in jobs[1:]:
-                    machine[j].append(probe.speedup(j))
+                    machine[j].append(workers.speedup(j))
         finally:
             engine.jobs = saved
 
     crosscheck.launch = alternating_launch
     prog = load(path)
     Engine(prog.module, out=io.StringIO()).run("main")
-    probe.close()
+    workers.close()
     print(json.dumps({"times": {str(j): t for j, t in times.items()},
                       "machine": {str(j): m for j, m in machine.items()}}))
 
@@ -149,8 +199,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", choices=C_WORKLOADS, help="run only these workloads")
     ap.add_argument("--busy-core", action="store_true", help="a spinner on the last core; workers pinned to it")
     ap.add_argument("--json", metavar="PATH", help="also write every launch time and probe to this JSON file")
+    ap.add_argument("--copies", type=int, default=0, metavar="ROUNDS",
+                    help="also time N independent copies of each workload's launch, alone and at once")
     ap.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    ap.add_argument("--copy", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.copy:
+        copy_child(args.copy)
+        return 0
     if args.child:
         path, jobs, pairs = args.child
         child(path, [int(j) for j in jobs.split(",")], int(pairs), args.busy_core)
@@ -181,8 +237,12 @@ def main(argv: list[str] | None = None) -> int:
             data = json.loads(proc.stdout.strip().splitlines()[-1])
             times = {int(j): t for j, t in data["times"].items()}
             machine = {int(j): m for j, m in data["machine"].items()}
+            if args.copies:
+                group = copies(path, max(jobs), env)
+                data["copies"] = {str(j): [group.speedup(j) for _ in range(args.copies)] for j in jobs[1:]}
+                group.close()
             record[name] = data
-            for line in summary(name, jobs, times, machine):
+            for line in summary(name, jobs, times, machine, data.get("copies")):
                 print(line, flush=True)
     if args.json:
         with open(args.json, "w") as f:
@@ -191,10 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def summary(name: str, jobs: list[int], times: dict[int, list[float]], machine: dict[int, list[float]]) -> list[str]:
+def summary(name: str, jobs: list[int], times: dict[int, list[float]], machine: dict[int, list[float]],
+            copied: dict[str, list[float]] | None = None) -> list[str]:
     """The table rows of one workload: per job count the best and median launch, their speed-ups over the first job
-    count, ``x pairs``, and (other counts) the probes' median, ``of machine`` and the calm pairs (module
-    docstring)."""
+    count, ``x pairs``, and (other counts) the probes' median, ``of machine``, the calm pairs and, when measured,
+    ``copies x`` (module docstring)."""
     base = times[jobs[0]]
     rows = []
     for j in jobs:
@@ -208,6 +269,8 @@ def summary(name: str, jobs: list[int], times: dict[int, list[float]], machine: 
             calm_x = f"{statistics.median(calm):.2f}" if calm else "-"
             row += (f" {statistics.median(m):10.2f} {statistics.median(xi / mi for xi, mi in zip(x, m)):11.2f}"
                     f"  {len(calm)} of {len(x)}, {calm_x}")
+            if copied:
+                row += f"  copies x {statistics.median(copied[str(j)]):.2f}"
         rows.append(row)
     return rows
 
