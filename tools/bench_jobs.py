@@ -156,13 +156,14 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
         os.register_at_fork(after_in_child=lambda: os.sched_setaffinity(0, {last}))
 
     from xesim.api import load
-    from xesim.exec import crosscheck
+    from xesim.exec import crosscheck, parallel
     from xesim.exec.interpreter import Engine
 
     launch = crosscheck.launch
     count = [0]
     times: dict[int, list[float]] = {j: [] for j in jobs}
     machine: dict[int, list[float]] = {j: [] for j in jobs[1:]}
+    spread: dict[int, list[dict]] = {j: [] for j in jobs[1:]}
     workers = probe(max(jobs))
 
     def alternating_launch(engine, *a: object, **kw: object) -> None:  # noqa: ANN001
@@ -175,9 +176,12 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
             for _ in range(pairs):
                 for j in jobs:
                     engine.jobs = j
+                    parallel.LAST_TIMELINE = None
                     t0 = time.perf_counter()
                     launch(engine, *a, **kw)
                     times[j].append(time.perf_counter() - t0)
+                    if j in spread and parallel.LAST_TIMELINE is not None:
+                        spread[j].append(timeline_record(parallel.LAST_TIMELINE))
                 for j in jobs[1:]:
                     machine[j].append(workers.speedup(j))
         finally:
@@ -188,7 +192,37 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
     Engine(prog.module, out=io.StringIO()).run("main")
     workers.close()
     print(json.dumps({"times": {str(j): t for j, t in times.items()},
-                      "machine": {str(j): m for j, m in machine.items()}}))
+                      "machine": {str(j): m for j, m in machine.items()},
+                      "spread": {str(j): r for j, r in spread.items() if r}}))
+
+
+def timeline_record(tl: object) -> dict:
+    """What a spread launch's ``xesim.exec.parallel.Timeline`` says, in seconds: until the last worker was forked,
+    from the last piece's end to the launch's end (merge and replay), and per process its busy and CPU seconds,
+    page faults and when it finished its last piece."""
+    done = tl.finished()
+    last = max(done.values(), default=0.0)
+    slots = sorted(done)
+    return {"fork": tl.forked - tl.start, "merge": tl.end - tl.start - last,
+            "busy": [tl.busy()[i] for i in slots], "done": [done[i] for i in slots],
+            "cpu": [sum(p.cpu for p in tl.pieces if p.slot == i) for i in slots],
+            "faults": [sum(p.faults for p in tl.pieces if p.slot == i) for i in slots]}
+
+
+def where_lost(name: str, j: int, base: list[float], records: list[dict]) -> str:
+    """One line on where a spread launch's time went, medians over the launches: ``work x`` is the processes' busy
+    seconds over the one-job launch of the same pair (1.00: spreading added no work; per-batch Python work every
+    process repeats, copy-on-write faults and two busy cores sharing one machine raise it); then the time until
+    the workers were forked, how much later the slowest process finished than the fastest (uneven pieces or cores),
+    the merge, and the page faults per process."""
+    med = statistics.median
+    work = med(sum(r["busy"]) / b for r, b in zip(records, base))
+    gap = med(max(r["done"]) - min(r["done"]) for r in records)
+    faults = med(sum(r["faults"]) / len(r["faults"]) for r in records)
+    steal = med(1 - sum(r["cpu"]) / sum(r["busy"]) for r in records)
+    return (f"{'':10} {j:>4} spread: work x {work:.2f}, fork {1e3 * med(r['fork'] for r in records):.0f} ms, "
+            f"slowest process {1e3 * gap:.0f} ms after the fastest, merge {1e3 * med(r['merge'] for r in records):.0f}"
+            f" ms, {faults:,.0f} page faults per process, {100 * steal:.0f}% of busy time without CPU")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -244,6 +278,10 @@ def main(argv: list[str] | None = None) -> int:
             record[name] = data
             for line in summary(name, jobs, times, machine, data.get("copies")):
                 print(line, flush=True)
+            for j, records in data.get("spread", {}).items():
+                base = [times[jobs[0]][i] for i in range(len(times[int(j)]))]
+                if len(records) == len(base):  # every launch of the pairs was spread
+                    print(where_lost(name, int(j), base, records), flush=True)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"pairs": args.pairs, "jobs": jobs, "busy_core": args.busy_core, "workloads": record}, f,

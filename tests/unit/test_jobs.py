@@ -327,6 +327,44 @@ def test_pieces_go_to_whichever_process_is_free() -> None:
     assert [who for _, who in lines].count("parent") >= 6, lines
 
 
+def test_a_spread_launch_leaves_its_timeline(tmp_path: Path) -> None:
+    """parallel.LAST_TIMELINE says which process ran each piece, when, with how much CPU time and how many page
+    faults (XESIM_JOBS_DEBUG prints it; tools/bench_jobs.py reads it)."""
+    import mmap
+
+    eng, kernel, ops = _engine(2)
+    parent = os.getpid()
+    started = tmp_path / "child-started"
+
+    def runner(subset: list) -> None:
+        if os.getpid() != parent:
+            started.touch()
+            time.sleep(0.2)  # wall time without CPU time
+            with mmap.mmap(-1, 8 << 20) as m:  # 2048 fresh 4 KiB pages: one fault each (no huge pages asked for)
+                for i in range(0, len(m), mmap.PAGESIZE):
+                    m[i] = 1
+        else:
+            time.sleep(0.02)
+            deadline = time.monotonic() + 30
+            while subset[0][0] == 0 and not started.exists() and time.monotonic() < deadline:
+                time.sleep(0.01)  # piece 0 waits for the child to take a piece (a slow start on a busy machine)
+
+    parallel.run_workgroups(eng, kernel, [(x, 0, 0) for x in range(8)], runner)
+    tl = parallel.LAST_TIMELINE
+    assert sorted(p.piece for p in tl.pieces) == list(range(8))
+    assert {p.slot for p in tl.pieces} == {0, 1} and 0 in [p.piece for p in tl.pieces if p.slot == 0]
+    assert tl.start <= tl.forked <= min(p.start for p in tl.pieces)
+    assert max(p.end for p in tl.pieces) <= tl.end
+    for p in tl.pieces:
+        assert p.end - p.start >= (0.2 if p.slot == 1 else 0.02)
+        if p.slot == 1:
+            assert p.cpu < 0.15 and p.faults >= (8 << 20) // mmap.PAGESIZE, p
+    busy = tl.busy()
+    assert busy[1] >= 0.2 * sum(p.slot == 1 for p in tl.pieces)
+    text = tl.text()
+    assert "process 0:" in text and "process 1:" in text and "page faults" in text
+
+
 def test_how_launches_are_cut_into_pieces() -> None:
     wgs = [(x, 0, 0) for x in range(100)]
     pieces = parallel.cut_into_pieces(wgs, 2)

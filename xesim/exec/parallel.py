@@ -63,6 +63,10 @@ into the caller (``os._exit`` after sending its result: no atexit handlers, no t
 stdout/stderr alone; buffered output is flushed before the fork so it is not duplicated. A child that dies
 without a result (killed, crashed) is an internal error naming the workgroups it was running (each process
 notes its current piece in shared memory), never a hang.
+
+Every spread launch leaves its :class:`Timeline` (which process ran which piece, when, with how much CPU time and
+how many page faults) in :data:`LAST_TIMELINE`; ``XESIM_JOBS_DEBUG=1`` prints it and tools/bench_jobs.py sums it
+up (ARCHITECTURE.md "Measuring").
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ import atexit
 import io
 import os
 import pickle
+import resource
 import signal
 import struct
 import sys
@@ -78,6 +83,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -106,6 +112,72 @@ DEBUG = bool(os.environ.get("XESIM_JOBS_DEBUG"))
 #: counts since start: launches run in one process for a reason / because they were too short, launches spread,
 #: worker processes forked, batched SG/WG-level launches run on numba's threads (:func:`threaded_kernel`)
 STATS = {"one_process": 0, "too_short": 0, "spread": 0, "forked": 0, "threads": 0}
+
+
+
+@dataclass
+class PieceTime:
+    """One piece as run by one process: the process slot (0: the launching process), the piece number, its start
+    and end (``time.perf_counter``: CLOCK_MONOTONIC, one clock for every process of the machine), the process's
+    CPU seconds over it and the page faults it took (minor and major; a forked process's first writes to pages it
+    shares with the others are copy-on-write faults)."""
+
+    slot: int
+    piece: int
+    start: float
+    end: float
+    cpu: float
+    faults: int
+
+
+@dataclass
+class Timeline:
+    """Where a spread launch's time went (``time.perf_counter`` seconds): its start, the moment the last worker
+    was forked, every piece (:class:`PieceTime`), and its end (the workers' results merged and replayed).
+    :data:`LAST_TIMELINE` holds the last one; ``XESIM_JOBS_DEBUG=1`` prints :meth:`text`; tools/bench_jobs.py
+    reads it."""
+
+    start: float
+    forked: float = 0.0
+    end: float = 0.0
+    pieces: list[PieceTime] = field(default_factory=list)
+
+    def busy(self) -> dict[int, float]:
+        """Seconds each process slot spent running its pieces."""
+        out: dict[int, float] = {}
+        for p in self.pieces:
+            out[p.slot] = out.get(p.slot, 0.0) + p.end - p.start
+        return out
+
+    def finished(self) -> dict[int, float]:
+        """When each process slot finished its last piece, in seconds after the launch's start."""
+        out: dict[int, float] = {}
+        for p in self.pieces:
+            out[p.slot] = max(out.get(p.slot, 0.0), p.end - self.start)
+        return out
+
+    def text(self) -> str:
+        """One line per process and one for the whole launch, times in milliseconds."""
+        lines = [f"{self.end - self.start:.3f} s: workers forked after {1e3 * (self.forked - self.start):.0f} ms, "
+                 f"results merged {1e3 * (self.end - self.start - max(self.finished().values(), default=0)):.0f} "
+                 "ms after the last piece"]
+        busy, finished = self.busy(), self.finished()
+        for slot in sorted(busy):
+            mine = [p for p in self.pieces if p.slot == slot]
+            lines.append(f"  process {slot}: {len(mine)} piece(s), busy {1e3 * busy[slot]:.0f} ms (CPU "
+                         f"{1e3 * sum(p.cpu for p in mine):.0f} ms, {sum(p.faults for p in mine)} page faults), "
+                         f"done at {1e3 * finished[slot]:.0f} ms")
+        return "\n".join(lines)
+
+
+#: the last spread launch's :class:`Timeline` (None before the first)
+LAST_TIMELINE: Timeline | None = None
+
+
+def _faults() -> int:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_minflt + usage.ru_majflt
+
 
 _ALLOC_OPS = frozenset({"memref.alloc", "memref.alloca", "memref.realloc", "memref.get_global", "gpu.alloc"})
 _FREE_OPS = frozenset({"memref.dealloc", "gpu.dealloc"})
@@ -351,6 +423,8 @@ class _Launch:
 
     def run(self) -> tuple[float, int]:
         """Run the launch; the seconds this process spent on its pieces and how many workgroups they held."""
+        global LAST_TIMELINE
+        timeline = Timeline(time.perf_counter())
         engine = self.engine
         _flush(engine.out, engine.err, sys.stdout, sys.stderr)
         from xesim.exec import memdiff
@@ -367,6 +441,7 @@ class _Launch:
         try:
             for i in range(1, self.procs):
                 self._fork(i)
+            timeline.forked = time.perf_counter()
             set_numba_threads(1)  # one core per process (the caller restores the count)
             t0 = time.perf_counter()
             records = _work(engine, self.runner, self.pieces, self.queue, self.progress, 0,
@@ -383,6 +458,11 @@ class _Launch:
             os.close(self.queue)
             self._kill_all()
         fault = _emit(engine, records, warned)
+        timeline.end = time.perf_counter()
+        timeline.pieces = [r["time"] for r in records]
+        LAST_TIMELINE = timeline
+        if DEBUG:
+            _debug(engine, timeline.text())
         if fault is not None:
             raise fault
         return seconds, sum(len(self.pieces[r["piece"]]) for r in records if r["here"])
@@ -507,7 +587,7 @@ def _work(engine: Any, runner: Runner, pieces: list[list[Workgroup]], queue: int
         progress[slot, 0] = k
         if progress[slot, 1] < 0:
             progress[slot, 1] = k
-        records.append(_run_piece(engine, runner, k, pieces[k], pristine if not records else None, catch))
+        records.append(_run_piece(engine, runner, k, pieces[k], pristine if not records else None, catch, slot))
         if records[-1]["fault"] is not None:
             _drain(queue)  # no piece starts any more: later ones cannot matter
             break
@@ -517,10 +597,10 @@ def _work(engine: Any, runner: Runner, pieces: list[list[Workgroup]], queue: int
 
 
 def _run_piece(engine: Any, runner: Runner, index: int, piece: list[Workgroup], pristine: dict | None,
-               catch: type[BaseException]) -> dict:
+               catch: type[BaseException], slot: int = 0) -> dict:
     """Run one piece with its output, ``gpu.printf`` text, warnings (with ``Engine.warn``'s key) and new
     assumption notes kept aside, and its fault (an exception of class ``catch``) caught: the piece's record, for
-    :func:`_emit` to replay in piece order."""
+    :func:`_emit` to replay in piece order, with its :class:`PieceTime` (run by process ``slot``)."""
     ks = engine.kstate
     n_printf, n_notes = len(ks.printf_buffer), len(engine.assumption_notes)
     out, log = io.StringIO(), _ErrLog()
@@ -540,6 +620,7 @@ def _run_piece(engine: Any, runner: Runner, index: int, piece: list[Workgroup], 
         engine.pristine_copies = pristine
     fault: BaseException | None = None
     tb = ""
+    t0, cpu0, faults0 = time.perf_counter(), time.process_time(), _faults()
     try:
         runner(piece)
     except catch as exc:  # every fault is replayed in piece order
@@ -557,8 +638,9 @@ def _run_piece(engine: Any, runner: Runner, index: int, piece: list[Workgroup], 
         del ks.printf_buffer[n_printf:]
         notes = engine.assumption_notes[n_notes:]
         del engine.assumption_notes[n_notes:]
+    spent = PieceTime(slot, index, t0, time.perf_counter(), time.process_time() - cpu0, _faults() - faults0)
     return {"piece": index, "here": True, "out": out.getvalue(), "printf": printf, "err": log.items,
-            "notes": notes, "fault": fault, "traceback": tb}
+            "notes": notes, "fault": fault, "traceback": tb, "time": spent}
 
 
 def _emit(engine: Any, records: list[dict], warned: set) -> BaseException | None:
