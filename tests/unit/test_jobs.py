@@ -367,14 +367,20 @@ def test_a_spread_launch_leaves_its_timeline(tmp_path: Path) -> None:
 
 def test_how_launches_are_cut_into_pieces() -> None:
     wgs = [(x, 0, 0) for x in range(100)]
-    pieces = parallel.cut_into_pieces(wgs, 2)
-    assert len(pieces) == 2 * parallel.PIECES_PER_PROCESS
+    pieces = parallel.cut_into_pieces(wgs, 2)  # unbatched: 12 workgroups per piece -> 9 pieces, made 10
+    assert list(map(len, pieces)) == [10] * 10
     assert [wg for p in pieces for wg in p] == wgs  # contiguous, in grid order
-    assert max(map(len, pieces)) - min(map(len, pieces)) <= 1
-    # a batched runner's pieces are at least half a batch: 64 workgroups of which 128 make a batch -> one each
+    assert len(parallel.cut_into_pieces(wgs * 10, 2)) == 2 * parallel.PIECES_PER_PROCESS
+    # a batched runner's pieces are whole batches, as many for each process: a piece smaller than a batch would
+    # add a batch (its per-op cost) that one process does not run
+    assert list(map(len, parallel.cut_into_pieces(wgs[:80], 2, 20))) == [20] * 4  # 4 batches: one per piece
+    assert list(map(len, parallel.cut_into_pieces(wgs, 2, 10))) == [10] * 10  # 10 batches, 5 for each process
+    assert list(map(len, parallel.cut_into_pieces(wgs, 2, 5))) == [10] * 10  # 20 batches: two in each piece
+    # ... cut only where equal shares need it: one batch of 64 for two processes, three batches for two
     assert list(map(len, parallel.cut_into_pieces(wgs[:64], 2, 128))) == [32, 32]
-    assert list(map(len, parallel.cut_into_pieces(wgs, 2, 40))) == [20] * 5
+    assert list(map(len, parallel.cut_into_pieces(wgs, 2, 40))) == [25] * 4
     assert list(map(len, parallel.cut_into_pieces(wgs[:3], 3))) == [1, 1, 1]
+    assert list(map(len, parallel.cut_into_pieces(wgs[:3], 4))) == [1, 1, 1]
 
 
 def test_workers_are_reaped_and_leave_no_zombies() -> None:

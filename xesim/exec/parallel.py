@@ -15,8 +15,9 @@ How (Linux ``os.fork``):
    previous launch or, for a first launch whose comparison alone would cost more than
    :data:`MIN_PARALLEL_SECONDS`, from running the first workgroup here first; a first launch with little memory
    is spread (a fork costs a few milliseconds);
-2. otherwise the (remaining) workgroups are cut into contiguous pieces (:func:`cut_into_pieces`: about
-   :data:`PIECES_PER_PROCESS` per process, none smaller than half a batch of a batched runner) and
+2. otherwise the (remaining) workgroups are cut into contiguous pieces (:func:`cut_into_pieces`: as many for each
+   process, at least :data:`PIECES_PER_PROCESS` each when there are enough batches, each of whole batches of a
+   batched runner unless equal shares need a batch cut) and
    ``n = min(jobs, count)`` processes -- this one and ``n - 1`` forked children -- take them one at a time from a
    pipe holding their numbers (a 4-byte read is atomic), each taking the next as soon as it is free: on a machine
    whose cores run at different speeds (a busy host), the process on the slower core takes fewer pieces instead
@@ -104,7 +105,8 @@ CAN_FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
 #: snapshot and compare
 MIN_PARALLEL_SECONDS = 0.05
 SECONDS_PER_BYTE = 1e-9
-#: pieces per process a spread launch is cut into (:func:`cut_into_pieces`), handed out one at a time
+#: pieces per process a spread launch is cut into when it has enough batches (:func:`cut_into_pieces`), handed out
+#: one at a time
 PIECES_PER_PROCESS = 4
 
 #: XESIM_JOBS_DEBUG=1: say on stderr how each launch was run and why
@@ -392,13 +394,22 @@ def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runne
 
 
 def cut_into_pieces(workgroups: list[Workgroup], n: int, wgs_per_batch: int = 1) -> list[list[Workgroup]]:
-    """``workgroups`` (grid order) cut into contiguous pieces of nearly equal size for ``n`` processes: about
-    :data:`PIECES_PER_PROCESS` per process, so a process on a slow core takes fewer of them, but none smaller than
-    half a batch of the runner (``wgs_per_batch`` workgroups run as one batch: a smaller piece pays the batch's
-    per-op cost for less work, xesim/exec/batch.py) unless that leaves fewer than ``n`` pieces."""
+    """``workgroups`` (grid order) cut into contiguous pieces of nearly equal size for ``n`` processes.
+
+    A batched runner runs ``wgs_per_batch`` workgroups as one batch, and every batch pays the same per-op Python
+    cost however few instances it holds (xesim/exec/batch.py): a piece smaller than a batch adds a batch that one
+    process alone would not run.  So pieces are whole batches -- several per piece when there are at least
+    :data:`PIECES_PER_PROCESS` batches per process -- and their number is rounded up to a multiple of ``n`` (equal
+    shares; only then is a batch cut).  Measured on the lane-level 1024^3 GEMMs (8192 workgroups, batches of
+    2048, two processes), alternating launches: 4 pieces of one batch 1.84-1.86 x over one job against 1.69-1.70
+    x for 8 pieces of half a batch (the two processes' CPU time 1.04-1.06 x one job's against 1.13-1.14 x), and
+    1.24 against 1.17 x with a busy process pinned to one core (session 14, tools/bench_jobs.py).  With one
+    workgroup per batch (unbatched runners) this is about :data:`PIECES_PER_PROCESS` per process."""
     count = len(workgroups)
-    size = max(-(-count // (n * PIECES_PER_PROCESS)), wgs_per_batch // 2, 1)
-    p = max(min(n, count), -(-count // size))
+    batches = -(-count // max(1, wgs_per_batch))
+    per_piece = max(1, batches // (n * PIECES_PER_PROCESS))  # whole batches per piece
+    p = -(-batches // per_piece)
+    p = min(count, -(-p // n) * n)
     return [workgroups[i * count // p:(i + 1) * count // p] for i in range(p)]
 
 
