@@ -36,6 +36,13 @@ def _always_spread(monkeypatch):
     monkeypatch.setattr(parallel, "MIN_PARALLEL_SECONDS", 0.0)
     monkeypatch.setattr(parallel, "SECONDS_PER_BYTE", 0.0)
     monkeypatch.setenv("XESIM_GRF", "off")
+    # the machine counts as idle (a CI machine may be busy): test_a_crowded_machine_spreads_instead sets it
+    monkeypatch.setattr(parallel, "other_running_threads", lambda: 0)
+    monkeypatch.setattr(parallel, "CROWDED_FOR", 0.0)
+
+
+#: the real reading (the autouse fixture replaces the module's with "idle")
+REAL_OTHER_RUNNING_THREADS = parallel.other_running_threads
 
 
 def forked() -> int:
@@ -725,6 +732,58 @@ def test_a_threaded_launch_uses_the_job_count_as_numba_threads(monkeypatch) -> N
     # (under XESIM_ENGINE=both the launch also runs the reference path, in one process with one thread)
     assert seen[1] == {1} and max(seen[2]) == min(2, numba.config.NUMBA_NUM_THREADS)
     np.testing.assert_array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))
+
+
+def test_a_crowded_machine_spreads_instead(monkeypatch) -> None:
+    """When another process is running at the launch's start, a launch that would run on numba's threads is
+    spread over processes instead (a thread sharing a core is off it for milliseconds at every op), with one numba
+    thread per process; same bits."""
+    import numba
+
+    monkeypatch.setattr(parallel, "other_running_threads", lambda: 1)
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((16, 16)).astype(np.float16)
+    b = rng.standard_normal((16, 16)).astype(np.float16)
+    prog = xesim.load(GEMM_AND_SOFTMAX)
+    outs = []
+    for jobs in (1, 2):
+        before = dict(parallel.STATS)
+        res = xesim.launch(prog, "k::gemm", grid=(3, 1, 1), block=(32, 1, 1),
+                           args=[a, b, np.zeros((16, 16), np.float32)], jobs=jobs, grf="off")
+        gained = {k: parallel.STATS[k] - before[k] for k in before}
+        assert gained["threads"] == 0 and gained["crowded"] == (jobs == 2) and gained["spread"] == (jobs == 2)
+        outs.append(res.arrays[2])
+    np.testing.assert_array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))
+    assert numba.get_num_threads() >= 1
+
+
+def test_other_running_threads_counts_runnable_threads_of_other_processes(tmp_path: Path) -> None:
+    """The runnable count of /proc/loadavg less this process's own running threads; 0 when /proc is unreadable."""
+    (tmp_path / "loadavg").write_text("0.52 0.48 0.51 4/131 2272\n")
+    for tid, state in ((100, "R"), (101, "S"), (102, "R")):
+        (tmp_path / "self" / "task" / str(tid)).mkdir(parents=True)
+        (tmp_path / "self" / "task" / str(tid) / "stat").write_text(f"{tid} (py) thr) {state} 1 2 3 4\n")
+    assert REAL_OTHER_RUNNING_THREADS(str(tmp_path)) == 2  # 4 runnable, 2 of them ours
+    (tmp_path / "loadavg").write_text("0.52 0.48 0.51 1/131 2272\n")  # readings race: never below 0
+    assert REAL_OTHER_RUNNING_THREADS(str(tmp_path)) == 0
+    (tmp_path / "loadavg").write_text("garbled\n")
+    assert REAL_OTHER_RUNNING_THREADS(str(tmp_path)) == 0
+    assert REAL_OTHER_RUNNING_THREADS(str(tmp_path / "none")) == 0
+
+
+def test_other_running_threads_sees_a_busy_process() -> None:
+    """A spinning process is counted: it is runnable at every reading."""
+    import subprocess
+    import sys
+
+    spin = subprocess.Popen([sys.executable, "-c", "import sys\nprint('go', flush=True)\nwhile True:\n    pass\n"],
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert spin.stdout.readline() == "go\n"  # type: ignore[union-attr]
+        assert max(REAL_OTHER_RUNNING_THREADS() for _ in range(20)) >= 1
+    finally:
+        spin.kill()
+        spin.wait()
 
 
 def test_a_bad_job_count_in_the_environment_is_a_diagnostic(monkeypatch) -> None:

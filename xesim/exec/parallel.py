@@ -56,7 +56,12 @@ function without a body (runtime utilities print and allocate).  :func:`one_proc
 
 A batched workgroup- or subgroup-level launch of a GEMM-like kernel (:func:`threaded_kernel`) is not spread: it runs here with
 numba's DPAS rows, B decoding and block copies split over the threads (its time is in those kernels; processes
-would each repeat the per-op work and pay the fork, copy-on-write faults and the merge).
+would each repeat the per-op work and pay the fork, copy-on-write faults and the merge) -- unless another
+process is running at the launch's start (:func:`other_running_threads`, :func:`crowded`): every threaded
+kernel call waits for all its threads, and a thread sharing a core with another busy process is off that core
+for milliseconds at a time, at every op.  Measured on the 1024^3 SG GEMM with a busy process pinned to one of
+two cores: 0.79 x of one job on threads against 1.11 x spread over processes (session 14).  Such a launch is
+spread like any other, and a launch in one process then gives numba one thread.
 
 ``--jobs N`` means N cores: a launch in one process lets numba's parallel kernels use up to N threads; a spread
 launch runs every process, the parent included, with one. A child sets numba to one thread, never returns
@@ -112,8 +117,9 @@ PIECES_PER_PROCESS = 4
 #: XESIM_JOBS_DEBUG=1: say on stderr how each launch was run and why
 DEBUG = bool(os.environ.get("XESIM_JOBS_DEBUG"))
 #: counts since start: launches run in one process for a reason / because they were too short, launches spread,
-#: worker processes forked, batched SG/WG-level launches run on numba's threads (:func:`threaded_kernel`)
-STATS = {"one_process": 0, "too_short": 0, "spread": 0, "forked": 0, "threads": 0}
+#: worker processes forked, batched SG/WG-level launches run on numba's threads (:func:`threaded_kernel`), and
+#: such launches spread over processes instead because another process was running (:func:`crowded`)
+STATS = {"one_process": 0, "too_short": 0, "spread": 0, "forked": 0, "threads": 0, "crowded": 0}
 
 
 
@@ -326,11 +332,52 @@ def run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runner
     """Run ``workgroups`` (grid order) through ``runner`` in ``engine.jobs`` processes when the launch allows it
     (module docstring), with the result of ``runner(workgroups)``.  ``args`` (the kernel's argument values)
     narrows the memory a child snapshots and compares (default: every live global allocation)."""
-    prev = set_numba_threads(max(1, engine.jobs))  # --jobs N: N cores, also for numba's parallel DPAS rows
+    busy = crowded(engine)
+    prev = set_numba_threads(1 if busy else max(1, engine.jobs))  # --jobs N: N cores, also for numba's threads
     try:
-        _run_workgroups(engine, kernel, workgroups, runner, args)
+        _run_workgroups(engine, kernel, workgroups, runner, args, busy)
     finally:
         set_numba_threads(prev)
+
+
+def other_running_threads(proc: str = "/proc") -> int:
+    """Threads of other processes running or waiting for a core right now: the kernel's count of runnable
+    threads (``proc``/loadavg, fourth field; the least of three readings, so a thread that runs for a moment, a
+    kernel worker, is seldom counted) less this process's own (state ``R`` in ``proc``/self/task/*/stat).  0
+    where they are not readable."""
+    try:
+        running = []
+        for _ in range(3):
+            with open(f"{proc}/loadavg") as f:
+                running.append(int(f.read().split()[3].split("/")[0]))
+        own = 0
+        for task in os.listdir(f"{proc}/self/task"):
+            try:
+                with open(f"{proc}/self/task/{task}/stat") as f:
+                    own += f.read().rsplit(")", 1)[1].split()[0] == "R"
+            except OSError:  # the thread ended
+                pass
+    except (OSError, ValueError, IndexError):
+        return 0
+    return max(0, min(running) - own)
+
+
+#: seconds a :func:`crowded` reading is reused (reading /proc takes about 0.1 ms; a program may launch thousands
+#: of small kernels)
+CROWDED_FOR = 1.0
+_CROWDED: list = [-1e9, False]  # the last reading: when (time.monotonic), what
+
+
+def crowded(engine: Any) -> bool:
+    """Whether a launch with ``engine.jobs`` > 1 shares the machine with another busy process
+    (:func:`other_running_threads`, read at most every :data:`CROWDED_FOR` seconds): then it is not run on numba's
+    threads (module docstring)."""
+    if engine.jobs <= 1 or not CAN_FORK:
+        return False
+    now = time.monotonic()
+    if now - _CROWDED[0] > CROWDED_FOR:
+        _CROWDED[:] = [now, other_running_threads() > 0]
+    return bool(_CROWDED[1])
 
 
 def set_numba_threads(n: int | None) -> int | None:
@@ -350,7 +397,7 @@ def set_numba_threads(n: int | None) -> int | None:
 
 
 def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runner: Runner,
-                    args: list | None) -> None:
+                    args: list | None, busy: bool) -> None:
     reason = one_process_reason(engine, kernel, workgroups)
     if reason is not None:
         STATS["one_process"] += 1
@@ -358,11 +405,14 @@ def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runne
         runner(workgroups)
         return
     if getattr(runner, "level", None) in THREADED_LEVELS and threaded_kernel(engine, kernel):
-        STATS["threads"] += 1
-        _debug(engine, f"{len(workgroups)} workgroups in one process, numba on {engine.jobs} threads: its vector "
-                       "work is all in ops with threaded kernels")
-        runner(workgroups)
-        return
+        if not busy:
+            STATS["threads"] += 1
+            _debug(engine, f"{len(workgroups)} workgroups in one process, numba on {engine.jobs} threads: its "
+                           "vector work is all in ops with threaded kernels")
+            runner(workgroups)
+            return
+        STATS["crowded"] += 1
+        _debug(engine, "another process is running: spread over processes, not numba's threads")
     n = min(engine.jobs, len(workgroups))
     allocs = launch_allocations(engine, kernel, args)
     nbytes = sum(a.size for a in allocs)
