@@ -699,19 +699,18 @@ def test_which_kernels_run_on_threads() -> None:
     assert not parallel.threaded_kernel(eng, prog.module.lookup_symbol(("k", "softmaxish")))
 
 
-def test_a_threaded_launch_uses_the_job_count_as_numba_threads(monkeypatch) -> None:
-    """A batched workgroup-level GEMM launch with --jobs 2 forks nothing, gives numba two threads while it runs
-    (and restores the count after), and computes the same bits as --jobs 1."""
+def _small_gemm_launches(monkeypatch) -> list[tuple[np.ndarray, dict, set]]:
+    """GEMM_AND_SOFTMAX's batched workgroup-level GEMM launched with --jobs 1 and 2: per job count, the result,
+    what each of parallel.STATS gained, and numba's thread counts seen by this process's DPAS calls."""
     import numba
 
     from xesim.numerics import dpas as dpas_mod
 
-    seen: dict[int, set] = {1: set(), 2: set()}  # numba's thread counts during each job count's launch
     real = dpas_mod._compute
-    current = [1]
+    seen: set = set()
 
     def spy(*a, **kw):  # noqa: ANN002, ANN003, ANN202
-        seen[current[0]].add(numba.get_num_threads())
+        seen.add(numba.get_num_threads())
         return real(*a, **kw)
 
     monkeypatch.setattr(dpas_mod, "_compute", spy)
@@ -720,41 +719,39 @@ def test_a_threaded_launch_uses_the_job_count_as_numba_threads(monkeypatch) -> N
     a = rng.standard_normal((16, 16)).astype(np.float16)
     b = rng.standard_normal((16, 16)).astype(np.float16)
     prog = xesim.load(GEMM_AND_SOFTMAX)
-    outs = []
+    out = []
     for jobs in (1, 2):
-        current[0] = jobs
-        before, threaded, count = forked(), parallel.STATS["threads"], numba.get_num_threads()
+        before, count = dict(parallel.STATS), numba.get_num_threads()
+        seen.clear()
         res = xesim.launch(prog, "k::gemm", grid=(3, 1, 1), block=(32, 1, 1),
                            args=[a, b, np.zeros((16, 16), np.float32)], jobs=jobs, grf="off")
-        assert forked() == before and numba.get_num_threads() == count
-        assert parallel.STATS["threads"] - threaded == (jobs == 2)
-        outs.append(res.arrays[2])
+        assert numba.get_num_threads() == count  # restored
+        out.append((res.arrays[2], {k: parallel.STATS[k] - before[k] for k in before}, set(seen)))
+    return out
+
+
+def test_a_threaded_launch_uses_the_job_count_as_numba_threads(monkeypatch) -> None:
+    """A batched workgroup-level GEMM launch with --jobs 2 forks nothing, gives numba two threads while it runs
+    (and restores the count after), and computes the same bits as --jobs 1."""
+    import numba
+
+    (d1, gained1, seen1), (d2, gained2, seen2) = _small_gemm_launches(monkeypatch)
+    assert gained1["threads"] == 0 and gained2["threads"] == 1 and gained2["forked"] == 0
     # (under XESIM_ENGINE=both the launch also runs the reference path, in one process with one thread)
-    assert seen[1] == {1} and max(seen[2]) == min(2, numba.config.NUMBA_NUM_THREADS)
-    np.testing.assert_array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))
+    assert seen1 == {1} and max(seen2) == min(2, numba.config.NUMBA_NUM_THREADS)
+    np.testing.assert_array_equal(d1.view(np.uint32), d2.view(np.uint32))
 
 
 def test_a_crowded_machine_spreads_instead(monkeypatch) -> None:
     """When another process is running at the launch's start, a launch that would run on numba's threads is
     spread over processes instead (a thread sharing a core is off it for milliseconds at every op), with one numba
-    thread per process; same bits."""
-    import numba
-
+    thread in this process; same bits."""
     monkeypatch.setattr(parallel, "other_running_threads", lambda: 1)
-    rng = np.random.default_rng(5)
-    a = rng.standard_normal((16, 16)).astype(np.float16)
-    b = rng.standard_normal((16, 16)).astype(np.float16)
-    prog = xesim.load(GEMM_AND_SOFTMAX)
-    outs = []
-    for jobs in (1, 2):
-        before = dict(parallel.STATS)
-        res = xesim.launch(prog, "k::gemm", grid=(3, 1, 1), block=(32, 1, 1),
-                           args=[a, b, np.zeros((16, 16), np.float32)], jobs=jobs, grf="off")
-        gained = {k: parallel.STATS[k] - before[k] for k in before}
-        assert gained["threads"] == 0 and gained["crowded"] == (jobs == 2) and gained["spread"] == (jobs == 2)
-        outs.append(res.arrays[2])
-    np.testing.assert_array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))
-    assert numba.get_num_threads() >= 1
+    (d1, gained1, seen1), (d2, gained2, seen2) = _small_gemm_launches(monkeypatch)
+    assert gained1["crowded"] == 0 and gained1["spread"] == 0  # one job: nothing to decide
+    assert gained2["threads"] == 0 and gained2["crowded"] == 1 and gained2["spread"] == 1
+    assert seen1 == {1} and seen2 == {1}
+    np.testing.assert_array_equal(d1.view(np.uint32), d2.view(np.uint32))
 
 
 def test_other_running_threads_counts_runnable_threads_of_other_processes(tmp_path: Path) -> None:
