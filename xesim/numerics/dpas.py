@@ -38,7 +38,9 @@ when the float64 sum is not exact; argument in that module's docstring).  The lo
 magnitudes and power-of-two granularities that every float64 sum it will form is exact and no f32 rounding
 overflows; proved columns then run ``acc = f32(acc + (p0 + p1))`` per stage with no error checks, vectorised
 over the row's N columns, and the rest are recomputed with the checks.  Random f16/bf16 GEMM data is almost
-always proved (tests/numerics/test_dpas_fast_rows.py pins both sides of the proof).
+always proved (tests/numerics/test_dpas_fast_rows.py pins both sides of the proof).  A batch's B is decoded once
+per distinct tile (:mod:`xesim.numerics.tile_classes`, exact bit equality): a GEMM batch shares each B tile
+among its M-dimension tiles.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ import numpy as np
 from xesim.numerics.conversions import round_float
 from xesim.numerics.dpas_models import PRESETS, TABLE_COLUMNS, DpasModel, model_from_target, preset
 from xesim.numerics.exact import FORMAT_PARAMS, LIMBS, RNE, ROUNDING_CODES, round_f64, round_sum
+from xesim.numerics.tile_classes import tile_classes
 from xesim.numerics.work_queue import chunk_count, claim
 
 __all__ = [
@@ -611,15 +614,17 @@ def _column_checked(arow, B, bt, j, c, depth, nsteps, t, limbs):  # noqa: ANN001
 
 
 @numba.njit(cache=True)
-def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
+def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
     """The fast path of :func:`_row` for the common case (16-bit sources, no Src0 flushing, f32 Dst =
     accumulator format, the model's stage-by-stage RNE accumulation): rows ``lo..hi`` of ``nb x M``, each over
     all N columns at once (a loop LLVM vectorises).  A row's A values are looked up in ``ta`` from the bit
-    patterns; B is decoded (:func:`_decode16_rows`); C is float32 with its bits ``cbits``.  Columns that
+    patterns; B is decoded (:func:`_decode16_rows`), matrix ``x`` of the batch using decoded tile ``bmap[x]``
+    (equal B tiles are decoded once: :mod:`xesim.numerics.tile_classes`); C is float32 with its bits ``cbits``.
+    Columns that
     :func:`_columns_exact` proves exact run per stage ``acc = f32(acc + (p0 + p1))`` without checks; the others
     are recomputed by :func:`_column_checked`.  Same bits as :func:`_row` (tested).  Returns the number of
     columns computed the checked way (only those can hold a NaN)."""
-    nb, K, N = B.shape
+    K, N = B.shape[1], B.shape[2]
     M = abits.shape[1]
     arow = np.empty(K, np.float64)
     acc = np.empty(N, np.float32)
@@ -630,6 +635,7 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
     checked = 0
     for r in range(lo, hi):
         bt = r // M
+        bm = bmap[bt]
         i = r % M
         sa = 0.0
         la = np.inf
@@ -648,19 +654,19 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
             emax = max(emax, e)
             emin = min(emin, max(e, 1) if u != 0 else 255)
         any_bad = False
-        if not _row_exact_from(sa, la, Btile[bt, 0], Btile[bt, 1], emin, emax):
-            any_bad = _columns_exact(sa, la, Bst, bt, crow, cbits[bt, i], ok)
+        if not _row_exact_from(sa, la, Btile[bm, 0], Btile[bm, 1], emin, emax):
+            any_bad = _columns_exact(sa, la, Bst, bm, crow, cbits[bt, i], ok)
         for k in range(0, kk, 2):
             a0 = arow[k]
             a1 = arow[k + 1]
-            b0 = B[bt, k]
-            b1 = B[bt, k + 1]
+            b0 = B[bm, k]
+            b1 = B[bm, k + 1]
             for j in range(N):
                 acc[j] = np.float32(np.float64(acc[j]) + (a0 * b0[j] + a1 * b1[j]))
         if any_bad:
             for j in range(N):
                 if not ok[j]:
-                    acc[j] = np.float32(_column_checked(arow, B, bt, j, crow[j], depth, nsteps, t, limbs))
+                    acc[j] = np.float32(_column_checked(arow, B, bm, j, crow[j], depth, nsteps, t, limbs))
                     checked += 1
         for j in range(N):
             out[bt, i, j] = acc[j]
@@ -668,8 +674,8 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
 
 
 @numba.njit(cache=True, parallel=True)
-def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps, threads,  # noqa: ANN001, ANN202
-                     nchunks):
+def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,  # noqa: ANN001, ANN202
+                     threads, nchunks):
     """:func:`_fast16_rows` over every row, in ``nchunks`` row ranges handed out to ``threads`` threads one at a
     time (xesim/numerics/work_queue.py); the number of checked columns."""
     total = abits.shape[0] * abits.shape[1]
@@ -678,7 +684,7 @@ def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nst
     for _ in numba.prange(threads):
         ch = claim(next_chunk, nchunks)
         while ch >= 0:
-            counts[ch] = _fast16_rows(abits, ta, la_tab, B, Bst, Btile, C, cbits, out, depth, nsteps,
+            counts[ch] = _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,
                                       ch * total // nchunks, (ch + 1) * total // nchunks)
             ch = claim(next_chunk, nchunks)
     return counts.sum()
@@ -902,18 +908,11 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
     threads = numba.get_num_threads() if work >= _PARALLEL_MIN_WORK else 1
     decoded = _reused_b(b_token, (bkey, bbits.shape))
     if decoded is None:
-        B = np.empty((nb, K, N), np.float64)
-        Bst = np.empty((nb, 2, N), np.float64)
-        Btile = np.empty((nb, 2), np.float64)
-        if threads > 1 and nb > 1:
-            _decode16_rows_parallel(bbits, tb, lb, B, Bst, Btile, threads, chunk_count(threads, nb))
-        else:
-            _decode16_rows(bbits, tb, lb, B, Bst, Btile)
-        _remember_b(b_token, (bkey, bbits.shape), (B, Bst, Btile))
-    else:
-        B, Bst, Btile = decoded
+        decoded = _decode_b_classes(bbits, tb, lb, threads)
+        _remember_b(b_token, (bkey, bbits.shape), decoded)
+    B, Bst, Btile, bmap = decoded
     out = np.empty((nb, M, N), np.float32)  # every result is an f32 value: written as float32, NaN patterns after
-    args = (abits, ta, la, B, Bst, Btile, C32, C32.view(np.uint32), out, depth, nsteps)
+    args = (abits, ta, la, B, Bst, Btile, bmap, C32, C32.view(np.uint32), out, depth, nsteps)
     if threads > 1:
         # more chunks than threads, handed out one at a time: a thread slowed down (a busy core) takes fewer of
         # them instead of holding the whole call up
@@ -925,6 +924,25 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
         if nan.any():
             out.view(np.uint32)[nan] = nan_pattern
     return out.reshape(batch + (M, N))
+
+
+def _decode_b_classes(bbits: np.ndarray, tb: np.ndarray, lb: np.ndarray, threads: int) -> tuple:
+    """B's 16-bit tiles ``bbits`` (nb, K, N) decoded once per distinct tile (:mod:`xesim.numerics.tile_classes`):
+    ``(B, Bst, Btile, bmap)`` as :func:`_decode16_rows` fills them for the distinct tiles, and ``bmap[x]`` the
+    decoded tile of matrix ``x``."""
+    bmap, firsts = tile_classes(bbits)
+    if firsts is not None:
+        bbits = bbits[firsts]
+        bbits.flags.writeable = False  # the read-only specialisation the kernels are compiled for
+    nu, K, N = bbits.shape
+    B = np.empty((nu, K, N), np.float64)
+    Bst = np.empty((nu, 2, N), np.float64)
+    Btile = np.empty((nu, 2), np.float64)
+    if threads > 1 and nu > 1:
+        _decode16_rows_parallel(bbits, tb, lb, B, Bst, Btile, threads, chunk_count(threads, nu))
+    else:
+        _decode16_rows(bbits, tb, lb, B, Bst, Btile)
+    return B, Bst, Btile, bmap
 
 
 def _float_prepared(model: DpasModel, a_type: str, b_type: str, acc_type: str, dst_type: str, ops: int, depth: int,
