@@ -123,3 +123,49 @@ def test_dpas_decodes_each_distinct_b_once_and_gives_each_tiles_bits(t: str, thr
     for x in range(96):
         alone = dpas(a[x], b[x], c[x], t, t, "f32", "f32", m, TARGET).view(np.uint32)
         np.testing.assert_array_equal(got[x], alone)
+
+
+@pytest.mark.parametrize("types", [("bf16", "bf16", "f32", "f32"), ("f16", "f16", "f32", "f16"),
+                                   ("s8", "s8", "s32", "s32")])
+def test_a_dpas_call_with_grouped_b_gives_the_bits_of_the_full_b(types: tuple,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """DpasCall with B as distinct tiles plus a class map (what batched DPAS passes after unpacking only the
+    distinct tiles) gives the bits of dpas with the full B, on the fast configuration's kernel (decoding only the
+    given tiles) and off it (an f16 Dst, integers: B expanded first), on the first call of a signature and on
+    later ones."""
+    import ml_dtypes
+
+    a_t, b_t, c_t, d_t = types
+    m = model_from_target(TARGET)
+    call = dpas_mod.DpasCall(a_t, b_t, c_t, d_t, m, TARGET)
+    rng = np.random.default_rng(3)
+    k = 32 if a_t == "s8" else 16
+    src = {"bf16": ml_dtypes.bfloat16, "f16": np.float16, "s8": np.int8}[a_t]
+    acc = {"f32": np.float32, "s32": np.int32}[c_t]
+    monkeypatch.setattr(dpas_mod, "_FAST_MIN_WORK", 0)
+    monkeypatch.setattr(dpas_mod, "_TABLE_MIN_WORK", 0)
+    decoded = []
+    real = dpas_mod._decode_b_classes
+    monkeypatch.setattr(dpas_mod, "_decode_b_classes",
+                        lambda bits, *r: decoded.append(bits.shape[0]) or real(bits, *r))
+    per_call = []
+    for _ in range(3):
+        if a_t == "s8":
+            a = rng.integers(-128, 128, (40, 8, k)).astype(src)
+            tiles = rng.integers(-128, 128, (6, k, 16)).astype(src)
+            c = rng.integers(-1000, 1000, (40, 8, 16)).astype(acc)
+        else:
+            a = rng.standard_normal((40, 8, k)).astype(src)
+            tiles = rng.standard_normal((6, k, 16)).astype(src)
+            c = rng.standard_normal((40, 8, 16)).astype(acc)
+        classes = rng.integers(0, 6, 40)
+        classes.flags.writeable = False
+        want = dpas(a, tiles[classes], c, a_t, b_t, c_t, d_t, m, TARGET)
+        decoded.clear()
+        got = call(a, tiles, c, b_classes=classes)
+        per_call.append(list(decoded))
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got.view(np.uint8), want.view(np.uint8))
+    if d_t == "f32" and a_t != "s8":
+        assert per_call == [[40], [6], [6]]  # the first call checks everything with the full B
+    dpas_mod.forget_reused_b()

@@ -419,6 +419,32 @@ def test_dpas_ops_sharing_a_b_fragment_decode_it_once(monkeypatch: pytest.Monkey
     assert len(decodes) == 2 * steps  # eight DPAS per step would decode 8 * steps times
 
 
+def test_vc_dpas_unpacks_each_distinct_b_tile_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 256^3 VC GEMM of tools/bench_programs.py runs as one batch of 64 subgroups, 8 per column of C tiles:
+    a K step's packed B fragments hold at most 8 distinct tiles each, and batched DPAS unpacks only those
+    (xesim/numerics/tile_classes.py) and hands them to the DPAS kernel with the class map.  The output is the
+    unbatched one and the exact product's."""
+    import importlib.util
+
+    from xesim.exec import vnni
+
+    spec = importlib.util.spec_from_file_location("bench_programs", ROOT / "tools" / "bench_programs.py")
+    bp = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bp)
+    p = {"n": 256, "level": "vc", "type": "f16"}
+    text = bp.vc_gemm_program(p)
+    ref, _ = _run_text(monkeypatch, text, batched=False)
+    unpacked: list = []
+    real = vnni.unpack
+    monkeypatch.setattr(vnni, "unpack", lambda x: unpacked.append(x.shape[0]) or real(x))
+    got, stats = _run_text(monkeypatch, text, batched=True)
+    assert got == ref and stats["batched"] >= 2 and stats["fallback"] == 0
+    assert got[1] == bp.xegpu_gemm_expected(p)
+    # 64 subgroups' B tiles: 8 column positions, fewer distinct bit patterns where the data repeat (B's values
+    # are periodic in the column): never the 64 of one tile per subgroup
+    assert unpacked and max(unpacked) <= 8
+
+
 def test_vc_dpas_reads_its_operands_where_the_loads_put_them(monkeypatch: pytest.MonkeyPatch) -> None:
     """The VC GEMM cuts its DPAS operands out of loaded tiles with vector.extract_strided_slice / extract: each
     instance's part is contiguous, so the batched ops hand views of the loads' stacks to DPAS (strided over

@@ -945,6 +945,7 @@ def _dpas(op: Any, cx: BatchCompiler):
     from xesim.exec.values import dtype_of
     from xesim.exec.vnni import unpack as unpack_vnni
     from xesim.numerics.dpas import DpasCall, model_from_target
+    from xesim.numerics.tile_classes import tile_classes
 
     step = IMPLS[op.name](op, cx)
     lhs, rhs, acc = _operand(op, "lhs"), _operand(op, "rhs"), _operand(op, "acc")
@@ -970,19 +971,24 @@ def _dpas(op: Any, cx: BatchCompiler):
             return
         a = stacked(fr[s_a], n)
         bv = fr[s_b]
-        b = next((kb for kv, kn, kb in _RECENT_B if kv() is bv and kn == n), None)  # one step's ops share B
-        if b is None:
-            b = stacked(bv, n)
-            if vnni:
+        kept = next((kb for kv, kn, kb in _RECENT_B if kv() is bv and kn == n), None)  # one step's ops share B
+        if kept is None:
+            b, classes = stacked(bv, n), None
+            if vnni:  # unpacked once per distinct tile: a GEMM batch shares B among its M-dimension tiles
+                classes, firsts = tile_classes(b)
+                if firsts is not None:
+                    b = b[firsts]
                 b = unpack_vnni(b)  # [n, K/v, N, v] -> [n, K, N]
+            kept = b, classes
             try:
-                _RECENT_B.append((weakref.ref(bv, _drop_dead_b), n, b))
+                _RECENT_B.append((weakref.ref(bv, _drop_dead_b), n, kept))
                 del _RECENT_B[:-4]
             except TypeError:  # not weakly referable: not kept
                 pass
+        b, classes = kept
         c = stacked(fr[s_c], n) if s_c is not None else None
         try:  # the Varying stands for B's value: dpas reuses its decoding of B for the next op with it
-            d = call(a, b, c, b_token=bv)
+            d = call(a, b, c, b_token=bv, b_classes=classes)
         except ValueError as exc:
             raise ExecFault(str(exc)) from None
         fr[res] = Varying.from_stack(np.asarray(d).astype(rdt, copy=False).reshape(n, m, nn))

@@ -886,15 +886,20 @@ def _matrices_contiguous(x: np.ndarray) -> bool:
 
 
 def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: str, batch: tuple, nb: int,
-                 nsteps: int, plan: tuple, nan_pattern: int, b_token: object) -> np.ndarray:
+                 nsteps: int, plan: tuple, nan_pattern: int, b_token: object,
+                 b_classes: np.ndarray | None = None) -> np.ndarray:
     """The common configuration (:func:`_fast16_plan`) for large 16-bit operands: the row-wise kernel with the
     exactness proof (:func:`_fast16_rows`), A and B decoded through 65536-entry tables (the same
     :func:`_decode_value`, evaluated once per bit pattern), B into column panels.  C is read as float32: an
     f16/bf16 C is an f32 value exactly, and an f32 C's NaN payload never reaches Dst (spec/dpas-numerics.md
-    §5.13).  Returns D as float32 ``batch + (M, N)``."""
+    §5.13).  ``b_classes``: B is given as its distinct tiles ``(classes, K, N)``, matrix ``x`` of the batch
+    using tile ``b_classes[x]`` (:meth:`DpasCall.__call__`).  Returns D as float32 ``batch + (M, N)``."""
     ta, la, tb, lb, bkey, depth = plan
     abits = _bits3(a, batch, nb, np.uint16, strided=True)
-    bbits = _bits3(b, batch, nb, np.uint16)
+    if b_classes is None:
+        bbits = _bits3(b, batch, nb, np.uint16)
+    else:
+        bbits = _bits3(b, b.shape[:1], b.shape[0], np.uint16)
     _, M, K = abits.shape
     N = bbits.shape[2]
     if c is None:
@@ -908,7 +913,7 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
     threads = numba.get_num_threads() if work >= _PARALLEL_MIN_WORK else 1
     decoded = _reused_b(b_token, (bkey, bbits.shape))
     if decoded is None:
-        decoded = _decode_b_classes(bbits, tb, lb, threads)
+        decoded = _decode_b_classes(bbits, tb, lb, threads, b_classes)
         _remember_b(b_token, (bkey, bbits.shape), decoded)
     B, Bst, Btile, bmap = decoded
     out = np.empty((nb, M, N), np.float32)  # every result is an f32 value: written as float32, NaN patterns after
@@ -926,11 +931,16 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
     return out.reshape(batch + (M, N))
 
 
-def _decode_b_classes(bbits: np.ndarray, tb: np.ndarray, lb: np.ndarray, threads: int) -> tuple:
+def _decode_b_classes(bbits: np.ndarray, tb: np.ndarray, lb: np.ndarray, threads: int,
+                      classes: np.ndarray | None = None) -> tuple:
     """B's 16-bit tiles ``bbits`` (nb, K, N) decoded once per distinct tile (:mod:`xesim.numerics.tile_classes`):
     ``(B, Bst, Btile, bmap)`` as :func:`_decode16_rows` fills them for the distinct tiles, and ``bmap[x]`` the
-    decoded tile of matrix ``x``."""
-    bmap, firsts = tile_classes(bbits)
+    decoded tile of matrix ``x``.  With ``classes`` (read-only int64) the caller has grouped them already:
+    ``bbits`` holds one tile per class, matrix ``x`` uses tile ``classes[x]``."""
+    if classes is not None:
+        bmap, firsts = classes, None
+    else:
+        bmap, firsts = tile_classes(bbits)
     if firsts is not None:
         bbits = bbits[firsts]
         bbits.flags.writeable = False  # the read-only specialisation the kernels are compiled for
@@ -1170,15 +1180,22 @@ class DpasCall:
         self.plans: dict[tuple, tuple | None] = {}  # operand signature -> fast plan, None when it does not apply
 
     def __call__(self, a: np.ndarray, b: np.ndarray, c: np.ndarray | None, *,
-                 b_token: object = None) -> np.ndarray:
+                 b_token: object = None, b_classes: np.ndarray | None = None) -> np.ndarray:
+        """``b_classes`` (read-only int64 ``[n]``, with a batch of ``n`` 3-D operands): ``b`` holds distinct B
+        tiles ``(classes, K, N)`` and matrix ``x`` uses ``b[b_classes[x]]`` -- B as the caller grouped it
+        (:mod:`xesim.numerics.tile_classes`); the fast configuration's kernel reads it so, every other path gets
+        the full ``b[b_classes]``."""
         a, b = np.asarray(a), np.asarray(b)
         c = None if c is None else np.asarray(c)
-        sig = (a.shape, a.dtype, b.shape, b.dtype, None if c is None else (c.shape, c.dtype))
+        b_shape = b.shape if b_classes is None else (len(b_classes),) + b.shape[1:]
+        sig = (a.shape, a.dtype, b_shape, b.dtype, None if c is None else (c.shape, c.dtype))
+        plan = self.plans.get(sig)
+        if plan is not None and plan[1] * plan[2] >= _FAST_MIN_WORK:
+            batch, nb, work, nsteps, fast, nan_pattern = plan
+            return _fast16_call(a, b, c, self.types[2], batch, nb, nsteps, fast, nan_pattern, b_token, b_classes)
+        if b_classes is not None:
+            b = b[b_classes]
         if sig in self.plans:
-            plan = self.plans[sig]
-            if plan is not None and plan[1] * plan[2] >= _FAST_MIN_WORK:
-                batch, nb, work, nsteps, fast, nan_pattern = plan
-                return _fast16_call(a, b, c, self.types[2], batch, nb, nsteps, fast, nan_pattern, b_token)
             return dpas(a, b, c, *self.types, self.model, self.target, b_token=b_token)
         d = dpas(a, b, c, *self.types, self.model, self.target, b_token=b_token)  # checks the operands
         self.plans[sig] = self._plan(a, b, c)
