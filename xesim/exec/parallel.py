@@ -501,8 +501,8 @@ class _Launch:
         first = _take(self.queue)  # piece 0 is this process's, as with one job
         try:
             for i in range(1, self.procs):
+                timeline.forked = time.perf_counter()  # before the fork: a child may start a piece before it returns
                 self._fork(i)
-            timeline.forked = time.perf_counter()
             set_numba_threads(1)  # one core per process (the caller restores the count)
             t0 = time.perf_counter()
             records = _work(engine, self.runner, self.pieces, self.queue, self.progress, 0,
