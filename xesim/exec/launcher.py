@@ -14,15 +14,14 @@ Ids follow spec/programs-and-runner.md §3.2.  The program level decides what on
   (:mod:`xesim.exec.workgroup`).
 
 Workgroups run one after another in x-fastest order.  Instances of one workgroup run one after another
-unless the kernel contains a barrier; then they run as coroutines (one OS thread each, exactly one running
-at a time, passing control round-robin at barriers), so memory written before a barrier is visible after it.
+unless the kernel contains a barrier; then they run as coroutines (:mod:`xesim.exec.scheduler`: greenlets in
+one OS thread, passing control round-robin at barriers), so memory written before a barrier is visible after it.
 A barrier that cannot complete (an instance finished without reaching it, or instances wait at different
 barrier ops) is reported as a deadlock naming each instance's position.
 """
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from xesim.exec import grf
@@ -196,8 +195,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
                 code(list(args) + wg_bufs + priv)
 
             if use_coroutines:
-                Scheduler(ks, instances, run_instance, bx, by, engine.schedule, rng,
-                          engine.target.nbarrier.count).run()
+                _interleave(ks, instances, run_instance, bx, by, engine.schedule, rng)
             else:
                 for inst in instances:
                     run_instance(inst)
@@ -260,192 +258,36 @@ def _private_buffer(engine: Any, t: Any) -> MemRefValue:
     return MemRefValue(engine.memory, alloc, alloc.base, 0, t.shape, identity_strides(t.shape), t.element_type)
 
 
-class _Abort(BaseException):
-    """Unwinds a coroutine whose workgroup is being torn down (not an error of the program)."""
+def _interleave(ks: Any, instances: list, run_instance: Any, bx: int, by: int, policy: str, rng: Any) -> None:
+    """Run one workgroup's instances as coroutines that yield at barriers (:mod:`xesim.exec.scheduler`)."""
+    from xesim.exec.scheduler import Scheduler
 
+    def context() -> str:
+        return ks.context()
 
-class _NamedBarrier:
-    """State of one named barrier of a workgroup (spec/pvc-hardware.md §4.1: producers = consumers =
-    participants for XeGPU; a phase completes when ``participants`` threads have signalled; then it is free
-    for reuse)."""
-
-    def __init__(self, participants: int) -> None:
-        self.participants = participants
-        self.phase = 0  # the phase currently collecting arrivals
-        self.arrived: list[int] = []
-
-
-class Scheduler:
-    """Runs the instances of one workgroup as coroutines on OS threads, exactly one running at a time.
-
-    Yield points: ``gpu.barrier``, ``xegpu.nbarrier_wait`` and ``xegpu.fence`` (ARCHITECTURE.md "Scheduling").
-    ``policy`` ``round-robin`` (default, deterministic) passes control to the next ready instance; ``random``
-    picks any ready instance with a seeded generator, so programs whose result depends on the interleaving show
-    it.  When no instance can run but some wait, the launch stops with a deadlock report that lists every
-    instance, where it waits, and the barrier state.
-    """
-
-    def __init__(self, ks: Any, instances: list, run_instance: Any, bx: int, by: int, policy: str,
-                 rng: Any, nbarrier_limit: int) -> None:
-        self.ks, self.instances, self.run_instance, self.bx, self.by = ks, instances, run_instance, bx, by
-        self.policy, self.rng, self.nbarrier_limit = policy, rng, nbarrier_limit
-        n = len(instances)
-        self.n = n
-        self.cv = threading.Condition()
-        self.state = ["ready"] * n  # ready | waiting | done
-        self.where: list[Any] = [None] * n  # the op an instance waits at
-        self.cond: list[Any] = [None] * n  # for named-barrier waits: a callable telling whether it may go on
-        self.turn = -1
-        self.errors: list[BaseException] = []
-        self.current: dict[int, int] = {}
-        self.nbars: dict[int, _NamedBarrier] = {}
-        self.pending: dict[tuple[int, int], int] = {}  # (instance, barrier id) -> phase it arrived in
-
-    # ------------------------------------------------------------------ helpers (cv held)
-    def _who(self, i: int) -> str:
-        return f"subgroup {self.instances[i][1]}"
-
-    def _describe(self, i: int) -> str:
-        if self.state[i] == "done":
-            return f"{self._who(i)}: finished"
-        op = self.where[i]
-        return f"{self._who(i)}: waiting at {op.name} ({op.loc})" if op is not None else f"{self._who(i)}: ready"
-
-    def _barrier_state(self) -> str:
-        parts = [f"named barrier {bid}: phase {nb.phase}, {len(nb.arrived)} of {nb.participants} arrived"
-                 for bid, nb in sorted(self.nbars.items())]
-        return ("; " + "; ".join(parts)) if parts else ""
-
-    def _pick(self, after: int) -> None:
-        for j in range(self.n):  # named-barrier waits whose phase has completed become ready
-            if self.state[j] == "waiting" and self.cond[j] is not None and self.cond[j]():
-                self.state[j], self.where[j], self.cond[j] = "ready", None, None
-        ready = [j for j in range(self.n) if self.state[j] == "ready"]
-        if not ready:
-            waiting = [j for j in range(self.n) if self.state[j] == "waiting"]
-            if not waiting:
-                self.turn = -1
-                self.cv.notify_all()
-                return
-            at_barrier = [j for j in waiting if self.cond[j] is None]
-            sites = {id(self.where[j]) for j in at_barrier}
-            if len(at_barrier) == self.n and len(sites) == 1:  # every instance at the same gpu.barrier
-                for j in at_barrier:
-                    self.state[j], self.where[j] = "ready", None
-                if self.ks.races is not None:  # --check-races: everything before happens before everything after
-                    self.ks.races.barrier()
-                ready = at_barrier
-            else:
-                detail = "; ".join(self._describe(j) for j in range(self.n)) + self._barrier_state()
-                if len(sites) > 1:
-                    why = "instances wait at different barriers"
-                elif any(self.state[j] == "done" for j in range(self.n)) and at_barrier:
-                    why = "a barrier can never complete because some instances finished without reaching it"
-                else:
-                    why = "every live instance is blocked"
-                first = waiting[0]
-                self.errors.append(ExecFault(f"deadlock: {why} ({detail})", self.where[first], self.ks.context()))
-                self.turn = -2
-                self.cv.notify_all()
-                return
-        if self.policy == "random":
-            self.turn = ready[int(self.rng.integers(len(ready)))]
-        else:
-            self.turn = next((j for k in range(1, self.n + 1) if (j := (after + k) % self.n) in ready), ready[0])
-        self.cv.notify_all()
-
-    def _block(self, i: int) -> None:
-        """Give up control (cv held) and wait until this instance is scheduled again."""
-        self._pick(i)
-        while self.turn != i:
-            if self.turn == -2:
-                raise _Abort()
-            self.cv.wait()
-        _activate(self.ks, self.instances[i], self.bx, self.by)
-
-    # ------------------------------------------------------------------ yield points (called by ops)
-    def barrier(self, op: Any) -> None:
-        i = self.current[threading.get_ident()]
-        with self.cv:
-            self.state[i], self.where[i], self.cond[i] = "waiting", op, None
-            self._block(i)
-
-    def yield_point(self, op: Any) -> None:
-        i = self.current[threading.get_ident()]
-        with self.cv:
-            self._block(i)
-
-    def nbarrier_arrive(self, bid: int, participants: int, op: Any) -> None:
-        i = self.current[threading.get_ident()]
-        with self.cv:
-            nb = self.nbars.get(bid)
-            if nb is None:
-                nb = self.nbars[bid] = _NamedBarrier(participants)
-            elif nb.participants != participants:
-                raise ExecFault(f"named barrier {bid}: {self._who(i)} signals with {participants} participants, "
-                                f"others with {nb.participants}")
-            if (i, bid) in self.pending:
-                raise ExecFault(f"named barrier {bid}: {self._who(i)} signals again before waiting for phase "
-                                f"{self.pending[(i, bid)]}")
-            self.pending[(i, bid)] = nb.phase
-            if self.ks.races is not None:  # --check-races: the arrive releases into this phase
-                self.ks.races.arrive(self.instances[i][1], bid, nb.phase)
-            nb.arrived.append(i)
-            if len(nb.arrived) > nb.participants:
-                raise ExecFault(f"named barrier {bid}: more than {nb.participants} threads signalled in phase {nb.phase}")
-            if len(nb.arrived) == nb.participants:
-                nb.phase += 1
-                nb.arrived = []
-
-    def nbarrier_wait(self, bid: int, op: Any) -> None:
-        i = self.current[threading.get_ident()]
-        with self.cv:
-            phase = self.pending.pop((i, bid), None)
-            if phase is None:
-                raise ExecFault(f"named barrier {bid}: {self._who(i)} waits without having signalled "
-                                "(xegpu.nbarrier_arrive) in this phase")
-            nb = self.nbars[bid]
-            if nb.phase <= phase or self.policy == "random":
-                self.state[i], self.where[i] = "waiting", op
-                self.cond[i] = lambda nb=nb, phase=phase: nb.phase > phase
-                self._block(i)
-            if self.ks.races is not None:  # --check-races: the completed phase is acquired
-                self.ks.races.acquire(self.instances[i][1], bid, phase)
-
-    # ------------------------------------------------------------------ running
-    def _body(self, i: int) -> None:
-        self.current[threading.get_ident()] = i
-        with self.cv:
-            while self.turn != i:
-                if self.turn == -2:
-                    return
-                self.cv.wait()
-        try:
-            self.run_instance(self.instances[i])
-        except _Abort:
-            return
-        except BaseException as exc:  # noqa: BLE001 - forwarded to the launching thread
-            with self.cv:
-                self.errors.append(exc)
-                self.turn = -2
-                self.cv.notify_all()
-            return
-        with self.cv:
-            self.state[i], self.where[i] = "done", None
-            self._pick(i)
-
-    def run(self) -> None:
-        ks = self.ks
-        saved = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)
-        ks.barrier, ks.yield_point = self.barrier, self.yield_point
-        ks.nbarrier_arrive, ks.nbarrier_wait = self.nbarrier_arrive, self.nbarrier_wait
-        threads = [threading.Thread(target=self._body, args=(i,), daemon=True) for i in range(self.n)]
-        with self.cv:
-            self._pick(self.n - 1)
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+    sched = Scheduler(len(instances), lambda i: run_instance(instances[i]),
+                      lambda i: _activate(ks, instances[i], bx, by), lambda i: f"subgroup {instances[i][1]}",
+                      context, policy, rng, _RaceEvents(ks, instances) if ks.races is not None else None)
+    saved = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)
+    ks.barrier, ks.yield_point = sched.barrier, sched.yield_point
+    ks.nbarrier_arrive, ks.nbarrier_wait = sched.nbarrier_arrive, sched.nbarrier_wait
+    try:
+        sched.run()
+    finally:
         ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait = saved
-        if self.errors:
-            raise self.errors[0]
+
+
+class _RaceEvents:
+    """The scheduler's synchronisation events for the race detector (subgroup ids instead of task numbers)."""
+
+    def __init__(self, ks: Any, instances: list) -> None:
+        self.races, self.instances = ks.races, instances
+
+    def barrier(self) -> None:
+        self.races.barrier()
+
+    def arrive(self, i: int, bid: int, phase: int) -> None:
+        self.races.arrive(self.instances[i][1], bid, phase)
+
+    def acquire(self, i: int, bid: int, phase: int) -> None:
+        self.races.acquire(self.instances[i][1], bid, phase)
