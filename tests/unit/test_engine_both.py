@@ -318,8 +318,21 @@ def test_random_schedule_state_after_both_equals_fast(monkeypatch) -> None:
 
 # ------------------------------------------------------------------------- every kernel program agrees
 def _kernel_programs() -> list[Path]:
+    """Every program that launches a kernel, but the one whose subgroups race on purpose (the negative example of
+    --check-races: lockstep and one-after-another are different interleavings, so the engines must differ; see
+    test_a_racy_program_differs_under_both)."""
     files = sorted((ROOT / "examples").glob("*.mlir")) + sorted((ROOT / "tests/e2e").glob("*.mlir"))
-    return [f for f in files if "gpu.launch_func" in f.read_text()]
+    return [f for f in files if "gpu.launch_func" in f.read_text() and f.name != "race_slm_exchange_racy.mlir"]
+
+
+def test_a_racy_program_differs_under_both(monkeypatch) -> None:
+    """Two subgroups exchange SLM halves without a barrier: the fast engine (lockstep) and the reference (one
+    subgroup after the other) interleave them differently; the report says so and points to --check-races."""
+    monkeypatch.setenv("XESIM_GRF", "off")
+    monkeypatch.setenv("XESIM_ENGINE", "both")
+    status, _, err = run_xesim(["run", str(ROOT / "tests/e2e/race_slm_exchange_racy.mlir")])
+    assert status == 1
+    assert "engines differ in kernel @kernels::@exchange" in err and "--check-races" in err, err
 
 
 @pytest.mark.parametrize("path", _kernel_programs(), ids=lambda p: f"{p.parent.name}/{p.name}")

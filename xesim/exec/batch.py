@@ -54,12 +54,11 @@ DEBUG = bool(os.environ.get("XESIM_BATCH_DEBUG"))
 
 # Ops a batched kernel may not contain (see the module docstring); ``*`` = every op of a dialect prefix.
 _EXCLUDED = frozenset({
-    "gpu.barrier", "gpu.printf", "vector.print", "xegpu.nbarrier_arrive", "xegpu.nbarrier_wait",
-    "xegpu.init_nbarrier", "xegpu.alloc_nbarrier", "xegpu.fence", "memref.atomic_rmw",
-    "memref.generic_atomic_rmw", "xegpu.atomic_rmw", "memref.alloc", "memref.alloca", "memref.realloc",
-    "xegpu.create_mem_desc", "xegpu.mem_desc_subview", "xegpu.load_matrix", "xegpu.store_matrix", "func.call",
-    "gpu.subgroup_reduce",
+    "gpu.printf", "vector.print", "memref.atomic_rmw", "memref.generic_atomic_rmw", "xegpu.atomic_rmw",
+    "memref.realloc", "func.call", "gpu.subgroup_reduce",
 })
+#: allocations a batched kernel may contain only in shared local memory (one workgroup per batch then)
+_SLM_ONLY = frozenset({"memref.alloc", "memref.alloca"})
 _REGION_OPS = frozenset({"scf.for", "scf.if"})
 # ... and at lane level: collectives and per-lane scattered accesses without a batched form
 _LANE_EXCLUDED = frozenset({"xegpu.load", "xegpu.store", "xegpu.prefetch", "xegpu.create_tdesc",
@@ -98,24 +97,28 @@ def batchable(engine: Any, kernel: Any, level: str) -> str | None:
     if MAX_BATCH < 2:
         return "XESIM_BATCH < 2"
     ft = kernel.attributes["function_type"].type
-    if len(kernel.regions[0].blocks[0].args) != len(ft.inputs):
-        return "workgroup or private attributions"
+    if len(kernel.regions[0].blocks[0].args) != len(ft.inputs) + _workgroup_attributions(kernel):
+        return "private attributions"
     for op in kernel.walk():
         if op is kernel:
             continue
         if op.name in _EXCLUDED or (level == "lane" and op.name in _LANE_EXCLUDED) or \
                 (level != "lane" and op.name == "gpu.shuffle"):
             return f"contains {op.name}"
+        if op.name in _SLM_ONLY and not _in_slm(op.results[0].type):
+            return f"contains {op.name} of global memory"
         if op.regions and op.name not in _REGION_OPS:
             return f"contains {op.name} (a region op without a batched form)"
         if any(len(r.blocks) > 1 for r in op.regions):
             return "multi-block region"
-        for v in (*op.operands, *op.results):
-            if _in_slm(v.type):
-                return "shared local memory"
     if len(kernel.regions[0].blocks) != 1:
         return "multi-block kernel body"
     return None
+
+
+def _workgroup_attributions(kernel: Any) -> int:
+    attr = kernel.attributes.get("workgroup_attributions")
+    return attr.value if attr is not None else 0
 
 
 def _in_slm(t: Any) -> bool:
@@ -124,7 +127,17 @@ def _in_slm(t: Any) -> bool:
 
     if isinstance(t, T.TensorDescType):
         return t.memory_space == "slm"
+    if isinstance(t, T.MemDescType):
+        return True
     return isinstance(t, T.MemRefType) and is_workgroup_space(getattr(t, "memory_space", None))
+
+
+def uses_slm(kernel: Any) -> bool:
+    """Whether the kernel has workgroup attributions or any value in shared local memory: its batches are then one
+    workgroup each (every instance of a batch sees the same SLM, so SLM values stay uniform)."""
+    if _workgroup_attributions(kernel):
+        return True
+    return any(_in_slm(v.type) for op in kernel.walk() for v in (*op.operands, *op.results))
 
 
 # ----------------------------------------------------------------------------------------------- compiler
@@ -996,6 +1009,97 @@ def _dpas(op: Any, cx: BatchCompiler):
     return bstep
 
 
+# ----------------------------------------------------------------------------------------------- barriers
+class LockstepSync:
+    """Barriers of a batch whose instances run in lockstep (ARCHITECTURE.md "Scheduling").
+
+    A batch holds whole workgroups and leaves lockstep only by falling back (:class:`Diverged`), so every
+    instance reaches each ``gpu.barrier`` (and ``xegpu.fence``) at the same time: all its workgroup's memory
+    operations before the barrier have been executed when any instance goes on, and the barrier costs nothing.
+    Named barriers count each instance's signal per workgroup as the coroutine scheduler does (instances in order:
+    one interleaving the hardware may produce); a wait whose phase has not completed — its other participants
+    are not in this batch's lockstep — abandons the batch, and the workgroups run again as coroutines
+    (:mod:`xesim.exec.scheduler`), which also report any misuse.  At lane level an instance is a subgroup, and a
+    named-barrier op executed under a partial lane mask abandons the batch too."""
+
+    def __init__(self, ks: Any, workgroups: int, per_wg: int, sgid: np.ndarray) -> None:
+        from xesim.exec.scheduler import NamedBarriers
+
+        self.ks = ks
+        self.per_wg = per_wg
+        self.n = workgroups * per_wg
+        self.tables = [NamedBarriers(lambda i, g=g: f"subgroup {int(sgid[i % per_wg])} of workgroup {g}")
+                       for g in range(workgroups)]
+
+    def barrier(self, op: Any) -> None:
+        return None
+
+    def yield_point(self, op: Any) -> None:
+        return None
+
+    def _whole(self) -> None:
+        ks = self.ks
+        if ks.level == "lane" and ks.lane_mask is not ks.full_mask and ks.lane_mask != ks.full_mask:
+            raise Diverged("a named-barrier op under divergent control flow")
+
+    def arrive(self, i: int, bid: int, participants: int, op: Any) -> None:
+        """Instance ``i`` signals named barrier ``bid``."""
+        self.tables[i // self.per_wg].arrive(i, bid, participants)
+
+    def wait(self, i: int, bid: int, op: Any) -> None:
+        """Instance ``i`` waits for the phase it signalled in."""
+        nb, phase = self.tables[i // self.per_wg].take(i, bid)
+        if nb.phase <= phase:
+            raise Diverged("a named-barrier wait would block (its phase needs threads outside the lockstep)")
+
+    def arrive_all(self, bid: int, participants: int, op: Any) -> None:
+        self._whole()
+        for i in range(self.n):
+            self.arrive(i, bid, participants, op)
+
+    def wait_all(self, bid: int, op: Any) -> None:
+        self._whole()
+        for i in range(self.n):
+            self.wait(i, bid, op)
+
+
+def _nbarrier_impl(method: str):
+    """SG/VC/WG batches: a named-barrier op signals or waits for every instance, each with its own barrier."""
+    def compile_fn(op: Any, cx: BatchCompiler):
+        from xesim.exec.ops.xegpu import _operand
+
+        s = cx.slot(_operand(op, "nbarrier"))
+        ks = cx.engine.kstate
+        n = cx.n
+
+        def bstep(fr: list) -> None:
+            v = fr[s]
+            sync = ks.lockstep
+            items = v.lanes if _varies(v) else [v] * n
+            for i, nb in enumerate(items):
+                if method == "arrive":
+                    sync.arrive(i, nb.barrier_id, nb.participants, op)
+                else:
+                    sync.wait(i, nb.barrier_id, op)
+
+        return bstep
+
+    return compile_fn
+
+
+batch_impl("xegpu.nbarrier_arrive")(_nbarrier_impl("arrive"))
+batch_impl("xegpu.nbarrier_wait")(_nbarrier_impl("wait"))
+
+
+@batch_impl("memref.alloc", "memref.alloca")
+def _slm_alloc(op: Any, cx: BatchCompiler):
+    """A shared-local-memory allocation is the workgroup's (batches of SLM kernels are one workgroup): made once,
+    one value for every instance (batchable admits no other allocation)."""
+    from xesim.exec.registry import IMPLS
+
+    return IMPLS[op.name](op, cx)
+
+
 # ----------------------------------------------------------------------------------------------- running
 class _BatchCode:
     """A kernel compiled for batches of ``n`` instances."""
@@ -1044,9 +1148,11 @@ def _bytes_per_instance(kernel: Any) -> int:
 
 
 def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
-           run_workgroups: Callable[[list], None]) -> Callable[[list], None] | None:
+           run_workgroups: Callable[[list], None],
+           open_workgroup: Callable[[tuple], list]) -> Callable[[list], None] | None:
     """A runner executing the instances of many workgroups together, or None when the kernel does not qualify
-    (:func:`batchable`).  ``instances`` are the launcher's (first work-item, subgroup id, lanes) per workgroup."""
+    (:func:`batchable`).  ``instances`` are the launcher's (first work-item, subgroup id, lanes) per workgroup;
+    ``open_workgroup(wg)`` gives a workgroup its shared local memory and returns its workgroup attributions."""
     if batchable(engine, kernel, level) is not None:
         return None
     per_wg = len(instances)
@@ -1055,7 +1161,8 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
     if lane and any(inst[2] != sg for inst in instances):
         return None  # a partial subgroup: collectives need whole subgroups (the reference path reports it)
     per_instance_bytes = _bytes_per_instance(kernel) * (sg if lane else 1)
-    wgs_per_batch = max(1, min(MAX_BATCH, BATCH_BYTES // per_instance_bytes) // per_wg)
+    slm = uses_slm(kernel)
+    wgs_per_batch = 1 if slm else max(1, min(MAX_BATCH, BATCH_BYTES // per_instance_bytes) // per_wg)
     cache: dict[int, _BatchCode] = engine.__dict__.setdefault("_batch_code", {}).setdefault(id(kernel), {})
     ks = engine.kstate
     bx, by = ks.block[0], ks.block[1]
@@ -1092,12 +1199,21 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
             allocs = launch_allocations(engine, kernel, args)
             snapshot = [(a, pristine[id(a)] if start == 0 and id(a) in pristine else a.data.copy()) for a in allocs]
             ks.block_id, ks.subgroup_id, ks.thread_id = wgs[0], 0, (0, 0, 0)
-            ks.slm, ks.races = None, None
+            attributions = open_workgroup(wgs[0]) if slm else []  # one workgroup per batch (uses_slm)
+            if not slm:
+                ks.slm = None
+            ks.races = None
+            sync = LockstepSync(ks, len(wgs), per_wg, sgid)
+            saved_sync = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)
+            ks.barrier, ks.yield_point = sync.barrier, sync.yield_point
+            ks.nbarrier_arrive, ks.nbarrier_wait, ks.lockstep = sync.arrive_all, sync.wait_all, sync
             try:
                 try:
-                    code(list(args))
+                    code(list(args) + attributions)
                 finally:
                     ks.lane_groups, ks.lane_batch, ks.lane_count = None, 1, sg
+                    ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait = saved_sync
+                    ks.lockstep = None
                     _forget_dpas_operands()
                 STATS["batched"] += 1
             except (ExecFault, Diverged, MemoryFault, ZeroDivisionError, OverflowError, FloatingPointError) as exc:

@@ -84,7 +84,9 @@ def launch(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple, args:
         if fast_out:
             out.write(fast_out)
     if diff is not None:
-        raise ExecFault(f"engines differ in kernel {name} (XESIM_ENGINE=both): {diff}", launch_op)
+        raise ExecFault(f"engines differ in kernel {name} (XESIM_ENGINE=both): {diff}; the fast engine runs subgroups "
+                        "in lockstep and the reference one after another, so a kernel whose subgroups race gives "
+                        "different results (--check-races finds such races)", launch_op)
     if fast_exc is not None:
         raise fast_exc
 

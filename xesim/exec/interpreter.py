@@ -240,6 +240,7 @@ class KernelState:
         self.yield_point: Callable[[Any], None] = lambda op: None
         self.nbarrier_arrive: Callable[[int, int, Any], None] = _sequential_nbarrier_arrive
         self.nbarrier_wait: Callable[[int, Any], None] = _sequential_nbarrier_wait
+        self.lockstep: Any = None  # the running batch's barriers (xesim/exec/batch.py LockstepSync)
 
     def context(self) -> str:
         if not self.active:

@@ -180,14 +180,18 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     ks.printf_buffer = []
     ks.grf = grf.launch(engine, kernel, name, level)  # register files per instance, None when the model is off
     try:
-        def run_workgroup(wg: tuple[int, int, int]) -> None:
+        def open_workgroup(wg: tuple[int, int, int]) -> list:
+            """Make ``wg`` the executing workgroup with a fresh SLM; returns its workgroup attributions."""
             ks.block_id = wg
             ks.slm = AddressSpace("shared local memory", base=SLM_BASE, capacity=slm_bytes)
             ks.slm_allocs = {}
             from xesim.exec.races import RaceDetector  # --check-races: one detector per workgroup
 
             ks.races = RaceDetector(ks.num_subgroups, ks) if engine.check_races else None
-            wg_bufs = [_slm_buffer(ks.slm, t) for t in wg_types]
+            return [_slm_buffer(ks.slm, t) for t in wg_types]
+
+        def run_workgroup(wg: tuple[int, int, int]) -> None:
+            wg_bufs = open_workgroup(wg)
 
             def run_instance(inst: tuple, wg_bufs: list = wg_bufs) -> None:
                 _activate(ks, inst, bx, by)
@@ -209,7 +213,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
         workgroups = [(gx, gy, gz) for gz in range(grid[2]) for gy in range(grid[1]) for gx in range(grid[0])]
         from xesim.exec import batch, parallel
 
-        runner = batch.runner(engine, kernel, level, instances, args, run_workgroups) or run_workgroups
+        runner = batch.runner(engine, kernel, level, instances, args, run_workgroups, open_workgroup) or run_workgroups
         parallel.run_workgroups(engine, kernel, workgroups, runner, list(args))
     except ExecFault as exc:
         if not exc.context:

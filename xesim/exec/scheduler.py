@@ -32,12 +32,58 @@ class _Abort(BaseException):
 
 class NamedBarrierState:
     """One named barrier of a workgroup: ``participants`` threads per phase; ``phase`` is the phase collecting
-    arrivals, ``arrived`` the tasks counted in it so far."""
+    arrivals, ``arrived`` the threads counted in it so far."""
 
     def __init__(self, participants: int) -> None:
         self.participants = participants
         self.phase = 0
         self.arrived: list[int] = []
+
+
+class NamedBarriers:
+    """The named barriers of one workgroup and the phase each thread signalled in (spec/pvc-hardware.md §4.1:
+    producers = consumers = participants; a phase completes when ``participants`` threads have signalled, and
+    the barrier then collects the next phase).  Threads are numbered by the caller; ``who(i)`` names one."""
+
+    def __init__(self, who: Callable[[int], str]) -> None:
+        self.who = who
+        self.bars: dict[int, NamedBarrierState] = {}
+        self.pending: dict[tuple[int, int], int] = {}  # (thread, barrier id) -> phase it signalled in
+
+    def arrive(self, i: int, bid: int, participants: int) -> int:
+        """Thread ``i`` signals barrier ``bid``; returns the phase it signalled in."""
+        nb = self.bars.get(bid)
+        if nb is None:
+            nb = self.bars[bid] = NamedBarrierState(participants)
+        elif nb.participants != participants:
+            raise ExecFault(f"named barrier {bid}: {self.who(i)} signals with {participants} participants, "
+                            f"others with {nb.participants}")
+        if (i, bid) in self.pending:
+            raise ExecFault(f"named barrier {bid}: {self.who(i)} signals again before waiting for phase "
+                            f"{self.pending[(i, bid)]}")
+        phase = self.pending[(i, bid)] = nb.phase
+        nb.arrived.append(i)
+        if len(nb.arrived) > nb.participants:
+            raise ExecFault(f"named barrier {bid}: more than {nb.participants} threads signalled in phase {nb.phase}")
+        if len(nb.arrived) == nb.participants:
+            nb.phase += 1
+            nb.arrived = []
+        return phase
+
+    def take(self, i: int, bid: int) -> tuple[NamedBarrierState, int]:
+        """Thread ``i`` starts waiting on barrier ``bid``: the barrier and the phase it waits for (the one it
+        signalled in; a wait without a signal is an error)."""
+        phase = self.pending.pop((i, bid), None)
+        if phase is None:
+            raise ExecFault(f"named barrier {bid}: {self.who(i)} waits without having signalled "
+                            "(xegpu.nbarrier_arrive) in this phase")
+        return self.bars[bid], phase
+
+    def state(self) -> str:
+        """``; named barrier B: phase P, A of N arrived`` for every barrier (deadlock reports)."""
+        parts = [f"named barrier {bid}: phase {nb.phase}, {len(nb.arrived)} of {nb.participants} arrived"
+                 for bid, nb in sorted(self.bars.items())]
+        return ("; " + "; ".join(parts)) if parts else ""
 
 
 class Scheduler:
@@ -58,8 +104,7 @@ class Scheduler:
         self.state = ["ready"] * n  # ready | waiting | done
         self.where: list[Any] = [None] * n  # the op a task waits at
         self.cond: list[Any] = [None] * n  # named-barrier waits: a callable telling whether the task may go on
-        self.nbars: dict[int, NamedBarrierState] = {}
-        self.pending: dict[tuple[int, int], int] = {}  # (task, barrier id) -> phase it arrived in
+        self.nbars = NamedBarriers(who)
         self.current = -1
         self._main: Any = None
 
@@ -69,11 +114,6 @@ class Scheduler:
             return f"{self.who(i)}: finished"
         op = self.where[i]
         return f"{self.who(i)}: waiting at {op.name} ({op.loc})" if op is not None else f"{self.who(i)}: ready"
-
-    def _barrier_state(self) -> str:
-        parts = [f"named barrier {bid}: phase {nb.phase}, {len(nb.arrived)} of {nb.participants} arrived"
-                 for bid, nb in sorted(self.nbars.items())]
-        return ("; " + "; ".join(parts)) if parts else ""
 
     # ------------------------------------------------------------------ choosing the next task
     def _pick(self, after: int) -> int:
@@ -96,7 +136,7 @@ class Scheduler:
                     self.events.barrier()
                 ready = at_barrier
             else:
-                detail = "; ".join(self._describe(j) for j in range(self.n)) + self._barrier_state()
+                detail = "; ".join(self._describe(j) for j in range(self.n)) + self.nbars.state()
                 if len(sites) > 1:
                     why = "instances wait at different barriers"
                 elif any(self.state[j] == "done" for j in range(self.n)) and at_barrier:
@@ -124,32 +164,13 @@ class Scheduler:
 
     def nbarrier_arrive(self, bid: int, participants: int, op: Any) -> None:
         i = self.current
-        nb = self.nbars.get(bid)
-        if nb is None:
-            nb = self.nbars[bid] = NamedBarrierState(participants)
-        elif nb.participants != participants:
-            raise ExecFault(f"named barrier {bid}: {self.who(i)} signals with {participants} participants, "
-                            f"others with {nb.participants}")
-        if (i, bid) in self.pending:
-            raise ExecFault(f"named barrier {bid}: {self.who(i)} signals again before waiting for phase "
-                            f"{self.pending[(i, bid)]}")
-        self.pending[(i, bid)] = nb.phase
+        phase = self.nbars.arrive(i, bid, participants)
         if self.events is not None:  # the arrive releases into this phase
-            self.events.arrive(i, bid, nb.phase)
-        nb.arrived.append(i)
-        if len(nb.arrived) > nb.participants:
-            raise ExecFault(f"named barrier {bid}: more than {nb.participants} threads signalled in phase {nb.phase}")
-        if len(nb.arrived) == nb.participants:
-            nb.phase += 1
-            nb.arrived = []
+            self.events.arrive(i, bid, phase)
 
     def nbarrier_wait(self, bid: int, op: Any) -> None:
         i = self.current
-        phase = self.pending.pop((i, bid), None)
-        if phase is None:
-            raise ExecFault(f"named barrier {bid}: {self.who(i)} waits without having signalled "
-                            "(xegpu.nbarrier_arrive) in this phase")
-        nb = self.nbars[bid]
+        nb, phase = self.nbars.take(i, bid)
         if nb.phase <= phase or self.policy == "random":
             self.state[i], self.where[i] = "waiting", op
             self.cond[i] = lambda nb=nb, phase=phase: nb.phase > phase
