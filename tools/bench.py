@@ -325,9 +325,8 @@ def child(path: str) -> None:
     t0 = time.perf_counter()
     import io
 
-    from xesim.api import load
+    from xesim.api import load, make_engine
     from xesim.exec import crosscheck
-    from xesim.exec.interpreter import Engine
 
     launch_s: list[float] = []
     launch = crosscheck.launch
@@ -342,7 +341,7 @@ def child(path: str) -> None:
     crosscheck.launch = timed_launch
     prog = load(path)
     buf = io.StringIO()
-    Engine(prog.module, out=buf).run("main")
+    make_engine(prog.module, out=buf).run("main")
     wall = time.perf_counter() - t0
     from xesim.exec.jit.runner import STATS
 

@@ -78,13 +78,13 @@ func.func @main(%n: index) -> f32 {
 
 
 def bench(name: str, src: str, ops_per_iter: int, iters: int, repeat: int) -> float:
-    from xesim.exec.interpreter import Engine
+    from xesim.api import make_engine
     from xesim.ir.parser import parse_source
     from xesim.verify.structural import verify_module
 
     module = parse_source(src, f"{name}.mlir")
     verify_module(module)
-    engine = Engine(module, out=io.StringIO())
+    engine = make_engine(module, out=io.StringIO())
     engine.run("main", [10])  # compile once
     best = float("inf")
     for _ in range(repeat):

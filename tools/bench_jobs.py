@@ -117,9 +117,8 @@ def copy_child(path: str) -> None:
     :data:`COPY_LAUNCHES` launches and ``done``."""
     import io
 
-    from xesim.api import load
+    from xesim.api import load, make_engine
     from xesim.exec import crosscheck
-    from xesim.exec.interpreter import Engine
 
     launch = crosscheck.launch
     count = [0]
@@ -138,7 +137,7 @@ def copy_child(path: str) -> None:
         os._exit(0)  # the rest of the program is not needed
 
     crosscheck.launch = serving_launch
-    Engine(load(path).module, out=io.StringIO()).run("main")
+    make_engine(load(path).module, out=io.StringIO()).run("main")
 
 
 def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> None:
@@ -155,9 +154,8 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
         os.sched_setaffinity(0, {0})  # this thread only (Linux): numba's threads keep every core
         os.register_at_fork(after_in_child=lambda: os.sched_setaffinity(0, {last}))
 
-    from xesim.api import load
+    from xesim.api import load, make_engine
     from xesim.exec import crosscheck, parallel
-    from xesim.exec.interpreter import Engine
 
     launch = crosscheck.launch
     count = [0]
@@ -171,11 +169,11 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
         if count[0] != 2:
             launch(engine, *a, **kw)
             return
-        saved = engine.jobs
+        saved = engine.config
         try:
             for _ in range(pairs):
                 for j in jobs:
-                    engine.jobs = j
+                    engine.config = saved.with_options(jobs=j)
                     parallel.LAST_TIMELINE = None
                     t0 = time.perf_counter()
                     launch(engine, *a, **kw)
@@ -185,11 +183,11 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
                 for j in jobs[1:]:
                     machine[j].append(workers.speedup(j))
         finally:
-            engine.jobs = saved
+            engine.config = saved
 
     crosscheck.launch = alternating_launch
     prog = load(path)
-    Engine(prog.module, out=io.StringIO()).run("main")
+    make_engine(prog.module, out=io.StringIO()).run("main")
     workers.close()
     print(json.dumps({"times": {str(j): t for j, t in times.items()},
                       "machine": {str(j): m for j, m in machine.items()},

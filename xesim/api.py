@@ -14,13 +14,75 @@ copies every array back (``out.arrays`` holds them in argument order).
 from __future__ import annotations
 
 import io
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import numpy as np
 
+from xesim.config import ConfigError, RunConfig
 from xesim.ir.core import Module
+
+#: environment variables that are aliases of run options (read here and by xesim.cli, nowhere else)
+ENVIRONMENT = {
+    "XESIM_ENGINE": "engine", "XESIM_GRF": "grf", "XESIM_JOBS": "jobs", "XESIM_BATCH": "batch",
+    "XESIM_BATCH_DEBUG": "debug batch", "XESIM_JOBS_DEBUG": "debug jobs", "XESIM_JIT_DEBUG": "debug jit",
+}
+
+
+def config_from_environment(environ: Mapping[str, str] | None = None, **options: Any) -> RunConfig:
+    """The run configuration of ``options`` (keyword arguments named as :class:`xesim.config.RunConfig`'s
+    fields), with the environment-variable aliases of :data:`ENVIRONMENT` for the options not given: ``XESIM_ENGINE``
+    (fast | reference | both), ``XESIM_GRF`` (off | track | checked), ``XESIM_JOBS`` (a positive integer),
+    ``XESIM_BATCH`` (instances per batch; below 2: no batching), ``XESIM_BATCH_DEBUG`` / ``XESIM_JOBS_DEBUG`` /
+    ``XESIM_JIT_DEBUG`` (non-empty: report on stderr).  A bad value is a :class:`~xesim.diagnostics.DiagnosticError`
+    naming the variable."""
+    from xesim.diagnostics import Diagnostic, DiagnosticError, Location
+
+    env = os.environ if environ is None else environ
+
+    def bad(name: str, raw: str, what: str) -> DiagnosticError:
+        return DiagnosticError(Diagnostic("error", Location.unknown(), f"{name} must be {what}, not {raw!r}"))
+
+    found: dict[str, Any] = {}
+    raw = env.get("XESIM_ENGINE", "").strip()
+    if raw and options.get("engine") is None:
+        if raw not in ("fast", "reference", "both"):
+            raise bad("XESIM_ENGINE", raw, "fast, reference or both")
+        found["engine"] = raw
+    raw = env.get("XESIM_GRF", "").strip()
+    if raw and options.get("grf") is None:
+        if raw not in ("off", "track", "checked"):
+            raise bad("XESIM_GRF", raw, "off, track or checked")
+        found["grf"] = raw
+    for name, key in (("XESIM_JOBS", "jobs"), ("XESIM_BATCH", "batch")):
+        raw = env.get(name, "").strip()
+        if raw and options.get(key) is None:
+            try:
+                n = int(raw)
+            except ValueError:
+                n = 0
+            if n < (1 if key == "jobs" else 0):
+                raise bad(name, raw, "a positive integer" if key == "jobs" else "a non-negative integer")
+            found[key] = n
+    debug = set(options.pop("debug", ()) or ())
+    debug |= {topic for name, topic in (("XESIM_BATCH_DEBUG", "batch"), ("XESIM_JOBS_DEBUG", "jobs"),
+                                        ("XESIM_JIT_DEBUG", "jit")) if env.get(name, "").strip()}
+    given = {k: v for k, v in options.items() if v is not None}
+    try:
+        return RunConfig(**{**found, **given, "debug": frozenset(debug)})
+    except ConfigError as exc:
+        raise DiagnosticError(Diagnostic("error", Location.unknown(), str(exc))) from None
+
+
+def make_engine(module: Module, out: TextIO | None = None, err: TextIO | None = None, **options: Any) -> Any:
+    """An :class:`xesim.exec.interpreter.Engine` for ``module`` configured by ``options`` and the environment
+    (:func:`config_from_environment`)."""
+    from xesim.exec.interpreter import Engine
+
+    return Engine(module, config_from_environment(**options), out=out, err=err)
 
 
 @dataclass
@@ -70,13 +132,9 @@ class Program:
         (xesim/exec/grf.py; ``large_grf``: 256 registers): ``result.engine.grf_stats``, ``result.ownership(v)``.
         ``jobs``: processes for the workgroups of each launch (default: ``XESIM_JOBS`` or the number of cores;
         xesim/exec/parallel.py); the results do not depend on it."""
-        from xesim.exec.interpreter import Engine
-
         buf = io.StringIO()
-        engine = Engine(self.module, out=buf, seed=seed, target=target)
-        engine.check_races = check_races
-        engine.grf_mode, engine.large_grf = grf or engine.grf_mode, large_grf
-        engine.jobs = engine.jobs if jobs is None else jobs
+        engine = make_engine(self.module, out=buf, seed=seed, target=target, check_races=check_races, grf=grf,
+                             large_grf=large_grf, jobs=jobs)
         values = engine.run(entry, list(args))
         return RunResult(buf.getvalue(), tuple(values), engine)
 
@@ -108,7 +166,7 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
     :meth:`Program.run`."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
     from xesim.exec.crosscheck import launch as launch_kernel  # the launcher, cross-checked under XESIM_ENGINE=both
-    from xesim.exec.interpreter import Engine, ExecFault
+    from xesim.exec.interpreter import ExecFault
     from xesim.exec.values import MemRefValue, identity_strides, scalar
     from xesim.ir import types as T
 
@@ -121,10 +179,8 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
         raise DiagnosticError(Diagnostic("error", func.loc,
                                          f"kernel {kernel} takes {len(ftype.inputs)} arguments, {len(args)} given"))
     buf = io.StringIO()
-    engine = Engine(program.module, out=buf, seed=seed, target=target)
-    engine.check_races = check_races
-    engine.grf_mode, engine.large_grf = grf or engine.grf_mode, large_grf  # register-file model (Program.run)
-    engine.jobs = engine.jobs if jobs is None else jobs  # processes per launch (xesim/exec/parallel.py)
+    engine = make_engine(program.module, out=buf, seed=seed, target=target, check_races=check_races, grf=grf,
+                         large_grf=large_grf, jobs=jobs)
     values: list[Any] = []
     buffers: list[tuple[MemRefValue, np.ndarray]] = []
     for a, t in zip(args, ftype.inputs):

@@ -96,22 +96,17 @@ def _load_verified(path: str):
 
 
 def _run_module(module, args: argparse.Namespace, out) -> None:
-    from xesim.exec.interpreter import Engine
+    from xesim.api import make_engine
     from xesim.hw.params import TargetError
 
     try:
-        engine = Engine(module, out=out, seed=args.seed, target=args.target, strict=args.strict)
+        # flags, with the environment-variable aliases of the options they leave unset (xesim.api.ENVIRONMENT)
+        engine = make_engine(module, out=out, seed=args.seed, target=args.target, strict=args.strict,
+                             dpas_model=args.dpas_model, schedule=args.schedule, check_races=args.check_races,
+                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
-    engine.dpas_model_name = args.dpas_model
-    engine.schedule = args.schedule
-    engine.check_races = args.check_races
-    engine.large_grf = args.large_grf
-    if args.jobs is not None:
-        engine.jobs = args.jobs  # workgroups of a launch over processes (xesim/exec/parallel.py)
-    if args.stats and engine.grf_mode == "off":
-        engine.grf_mode = "track"  # the register-file model (xesim/exec/grf.py)
     try:
         engine.run(args.entry)
     finally:

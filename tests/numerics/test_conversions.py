@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from xesim.exec.interpreter import Engine
+from xesim.api import make_engine
 from xesim.ir.parser import parse_source
 from xesim.numerics import conversions as C  # noqa: N812 - short alias
 from xesim.verify.structural import verify_module
@@ -367,7 +367,7 @@ func.func @ftoi(%x: f32, %h: f16, %v: vector<4xf32>) -> (i32, i8, i32, i8, i64, 
 def cast_engine():
     m = parse_source(CAST_SRC, "casts.mlir")
     verify_module(m)
-    return Engine(m, out=io.StringIO())
+    return make_engine(m, out=io.StringIO())
 
 
 def _wrapped(v: int, width: int) -> int:

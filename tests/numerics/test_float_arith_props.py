@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 sys.path.insert(0, str(Path(__file__).parent))
 from test_conversions import FMT, decode, of_bits, ref_round  # noqa: E402
 
-from xesim.exec.interpreter import Engine  # noqa: E402
+from xesim.api import make_engine  # noqa: E402
 from xesim.ir.parser import parse_source  # noqa: E402
 from xesim.verify.structural import verify_module  # noqa: E402
 
@@ -58,7 +58,7 @@ def engines():
     for t in TYPES:
         m = parse_source(_src(t), f"{t}.mlir")
         verify_module(m)
-        out[t] = Engine(m, out=io.StringIO())
+        out[t] = make_engine(m, out=io.StringIO())
     return out
 
 
@@ -272,7 +272,7 @@ def test_fma_f64(abc, vbits):
     verify_module(m)
     a, b, c = of_bits(abc, np.float64)
     v = of_bits(vbits, np.float64)
-    r, w = Engine(m, out=io.StringIO()).run("f", [a, b, c, v])
+    r, w = make_engine(m, out=io.StringIO()).run("f", [a, b, c, v])
     assert same(r, ref_fma(a, b, c, "f64")), (float(a), float(b), float(c), float(r))
     for i in range(3):
         assert same(w[i], ref_fma(v[i], v[i], v[i], "f64"))

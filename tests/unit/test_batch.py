@@ -31,7 +31,7 @@ def _fast_engine(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _run(argv: list[str], monkeypatch: pytest.MonkeyPatch, batched: bool) -> tuple[tuple, dict]:
-    monkeypatch.setattr(batch, "MAX_BATCH", 2048 if batched else 1)
+    monkeypatch.setenv("XESIM_BATCH", "2048" if batched else "1")
     before = dict(batch.STATS)
     result = run_xesim(argv)
     return result, {k: batch.STATS[k] - before[k] for k in before}
@@ -244,12 +244,11 @@ def test_a_pipeline_between_divergent_subgroups_falls_back_to_coroutines(tmp_pat
 
 def test_kernels_with_atomics_are_not_batched() -> None:
     from xesim import api
-    from xesim.exec.interpreter import Engine
+    from xesim.api import make_engine
     from xesim.exec.launcher import classify_kernel
 
     prog = api.load(str(ROOT / "tests" / "e2e" / "xegpu_atomics_vc.mlir"))
-    engine = Engine(prog.module)
-    engine.grf_mode = "off"
+    engine = make_engine(prog.module, grf="off")
     kernel = next(op for op in prog.walk() if op.name == "gpu.func")
     assert batch.batchable(engine, kernel, classify_kernel(kernel)[0]) == "contains xegpu.atomic_rmw"
 

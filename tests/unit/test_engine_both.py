@@ -1,5 +1,5 @@
 """``XESIM_ENGINE=both`` for kernels (issue 7 §4, xesim/exec/crosscheck.py): every launch runs with the fast paths
-and with ``engine.kernel_reference``; a deliberately broken fast path is caught and located (argument, element,
+and with ``engine.config.kernel_reference``; a deliberately broken fast path is caught and located (argument, element,
 both values), output and fault differences are reported, the fast run's state is kept (allocations made by a
 launch are rolled back between the runs, so later addresses equal the fast engine's), and every kernel program
 in tests/e2e and examples agrees with itself and prints what the fast engine prints.
@@ -78,16 +78,15 @@ def _copy(print_tile: bool = False):
 def _break_direct_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """The direct in-bounds block-load path returns its tile with the last element off by +1 (subgroups run one
     by one, so the launch takes this path whatever XESIM_GRF says: batched execution gathers differently)."""
-    from xesim.exec import batch
     from xesim.exec.ops import xegpu as X
 
-    monkeypatch.setattr(batch, "MAX_BATCH", 1)
+    monkeypatch.setenv("XESIM_BATCH", "1")
 
     orig = X._load_2d_memory
 
     def broken(engine, op, plan, d, x, y, rows, cols, mdt):
         out = orig(engine, op, plan, d, x, y, rows, cols, mdt)
-        if not (X.REFERENCE_LOADS or engine.kernel_reference):  # the fast path only
+        if not (X.REFERENCE_LOADS or engine.config.kernel_reference):  # the fast path only
             out = out.copy()
             out[-1, -1] += 1
         return out
@@ -174,7 +173,7 @@ def test_both_reports_a_printed_output_difference_first(monkeypatch, engine_both
 
     def broken(engine, op, plan, d, x, y, rows, cols, mdt):
         out = orig(engine, op, plan, d, x, y, rows, cols, mdt)
-        return out + 1 if not engine.kernel_reference else out
+        return out + 1 if not engine.config.kernel_reference else out
 
     monkeypatch.setattr(X, "_load_2d_memory", broken)
     with pytest.raises(DiagnosticError) as info:
@@ -189,13 +188,12 @@ def test_both_reports_a_fault_difference(monkeypatch, engine_both) -> None:
     from xesim.exec.ops import xegpu as X
 
     def broken(engine, d, x, y, v, isz):
-        if engine.kernel_reference:
+        if engine.config.kernel_reference:
             return False
         raise ExecFault("broken store path")
 
-    from xesim.exec import batch
 
-    monkeypatch.setattr(batch, "MAX_BATCH", 1)  # the per-subgroup store path, whatever XESIM_GRF says
+    monkeypatch.setenv("XESIM_BATCH", "1")  # the per-subgroup store path, whatever XESIM_GRF says
     monkeypatch.setattr(X, "_store_in_place", broken)
     with pytest.raises(DiagnosticError) as info:
         _copy()
@@ -274,7 +272,7 @@ def test_both_keeps_one_state_globals_and_addresses(monkeypatch) -> None:
         monkeypatch.setenv("XESIM_ENGINE", mode)
         res = xesim.load(GLOBAL_PROGRAM).run()
         outs[mode] = res.output
-        assert res.engine.kernel_reference is False
+        assert res.engine.config.kernel_reference is False
     lines = outs["both"].splitlines()
     assert lines[:16] == [f"lane {i}" for i in range(16)] and lines[32] == "6"
     assert lines.count("lane 0") == 2
@@ -293,24 +291,23 @@ def test_register_file_statistics_count_each_launch_once(monkeypatch) -> None:
 
 
 def test_reference_engine_flag(monkeypatch) -> None:
-    from xesim.exec.interpreter import Engine
+    from xesim.api import make_engine
 
     prog = xesim.load(SAXPY)
     for mode, want in (("reference", True), ("fast", False), ("both", False)):
         monkeypatch.setenv("XESIM_ENGINE", mode)
-        assert Engine(prog.module).kernel_reference is want
+        assert make_engine(prog.module).config.kernel_reference is want
 
 
 def test_random_schedule_state_after_both_equals_fast(monkeypatch) -> None:
-    from xesim.exec.interpreter import Engine
+    from xesim.api import make_engine
 
     src = (ROOT / "tests/e2e/sched_slm_exchange_8sg.mlir").read_text()
     prog = xesim.load(src)
     states = {}
     for mode in ("fast", "both"):
         monkeypatch.setenv("XESIM_ENGINE", mode)
-        engine = Engine(prog.module, out=io.StringIO())
-        engine.schedule = "random"
+        engine = make_engine(prog.module, out=io.StringIO(), schedule="random")
         engine.run()
         states[mode] = (engine.out.getvalue(), engine.schedule_rng().bit_generator.state)
     assert states["both"] == states["fast"]

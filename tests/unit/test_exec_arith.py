@@ -11,13 +11,14 @@ import io
 import math
 import struct
 from fractions import Fraction
+from typing import Any
 
 import ml_dtypes
 import numpy as np
 import pytest
 
+from xesim.api import make_engine
 from xesim.diagnostics import DiagnosticError
-from xesim.exec.interpreter import Engine
 from xesim.ir.parser import parse_source
 from xesim.verify.structural import verify_module
 
@@ -25,10 +26,10 @@ BF16 = ml_dtypes.bfloat16
 NAN32 = np.float32("nan")
 
 
-def engine_for(src: str) -> Engine:
+def engine_for(src: str) -> Any:
     module = parse_source(src, "t.mlir")
     verify_module(module)
-    return Engine(module, out=io.StringIO())
+    return make_engine(module, out=io.StringIO())
 
 
 def run(src: str, *args, entry: str = "main"):

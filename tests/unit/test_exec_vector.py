@@ -10,23 +10,24 @@ from __future__ import annotations
 import io
 import struct
 from fractions import Fraction
+from typing import Any
 
 import ml_dtypes
 import numpy as np
 import pytest
 
+from xesim.api import make_engine
 from xesim.diagnostics import DiagnosticError
-from xesim.exec.interpreter import Engine
 from xesim.ir.parser import parse_source
 from xesim.verify.structural import verify_module
 
 BF16 = ml_dtypes.bfloat16
 
 
-def engine_for(src: str) -> Engine:
+def engine_for(src: str) -> Any:
     module = parse_source(src, "t.mlir")
     verify_module(module)
-    return Engine(module, out=io.StringIO())
+    return make_engine(module, out=io.StringIO())
 
 
 def run(src: str, *args, entry: str = "main"):

@@ -8,14 +8,15 @@ surface, the VNNI / transposed forms are index formulas), never from the code un
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import ml_dtypes
 import numpy as np
 import pytest
 
+from xesim.api import make_engine
 from xesim.diagnostics import DiagnosticError
 from xesim.exec import crosscheck
-from xesim.exec.interpreter import Engine
 from xesim.exec.launcher import classify_kernel
 from xesim.exec.values import MemRefValue, dtype_of, identity_strides
 from xesim.ir import types as T
@@ -31,14 +32,14 @@ class Run:
         self.values, self.arrays, self.engine, self.err = values, arrays, engine, err
 
 
-def _engine(src: str, **kw) -> tuple[Engine, io.StringIO, object]:
+def _engine(src: str, **kw) -> tuple[Any, io.StringIO, object]:
     module = parse_source(src, "t.mlir")
     verify_module(module)
     err = io.StringIO()
-    return Engine(module, out=io.StringIO(), err=err, **kw), err, module
+    return make_engine(module, out=io.StringIO(), err=err, **kw), err, module
 
 
-def _memref(engine: Engine, arr: np.ndarray, t: T.MemRefType) -> MemRefValue:
+def _memref(engine: Any, arr: np.ndarray, t: T.MemRefType) -> MemRefValue:
     arr = np.ascontiguousarray(arr, dtype=dtype_of(t.element_type))
     alloc = engine.memory.allocate(max(arr.nbytes, 1), "device", "arg")
     mv = MemRefValue(engine.memory, alloc, alloc.base, 0, tuple(arr.shape), identity_strides(arr.shape),

@@ -246,9 +246,8 @@ def test_checked_mode_reports_op_subgroup_register_and_bytes(monkeypatch) -> Non
     assert src[2, 3] == 36.0 and "hold 00 00 10 42, expected 44 33 22 11" in msg
     # without the check the same bug silently gives a wrong result (subgroups one by one: the injected bug keys on
     # the executing subgroup's id, which batched execution does not set per instance)
-    from xesim.exec import batch
 
-    monkeypatch.setattr(batch, "MAX_BATCH", 1)
+    monkeypatch.setenv("XESIM_BATCH", "1")
     res = xesim.launch(prog, "kernels::k", (1, 1, 1), (32, 1, 1), args, grf="off")
     assert res.arrays[1][8 + 2, 3] == BAD - src[2, 3]
 

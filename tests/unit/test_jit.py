@@ -18,8 +18,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
+from xesim.api import make_engine
 from xesim.diagnostics import DiagnosticError
-from xesim.exec.interpreter import Engine
 from xesim.exec.jit import codegen, runner
 from xesim.exec.values import MemRefValue, identity_strides
 from xesim.ir.parser import parse_source
@@ -44,7 +44,7 @@ def run_mode(src: str, mode: str, arrays: list[np.ndarray] = (), monkeypatch=Non
         module = parse_source(src, "t.mlir")
         verify_module(module)
         out = io.StringIO()
-        eng = Engine(module, out=out)
+        eng = make_engine(module, out=out)
         func = module.lookup_symbol(("main",))
         args = []
         allocs = []
@@ -709,7 +709,7 @@ def test_engine_mode_validation(monkeypatch):
     monkeypatch.setenv("XESIM_ENGINE", "turbo")
     module = parse_source("func.func @main() {\n  return\n}\n", "t.mlir")
     with pytest.raises(DiagnosticError, match="XESIM_ENGINE"):
-        Engine(module)
+        make_engine(module)
 
 
 def test_cache_files_are_content_addressed(tmp_path, monkeypatch):

@@ -17,15 +17,17 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 import xesim
 from tests.conftest import run_xesim
+from xesim.api import make_engine
 from xesim.diagnostics import DiagnosticError
 from xesim.exec import kernel_writes, parallel
-from xesim.exec.interpreter import Engine, ExecFault
+from xesim.exec.interpreter import ExecFault
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(not parallel.CAN_FORK, reason="needs os.fork (Linux)")
@@ -208,34 +210,30 @@ def test_reasons_to_stay_in_one_process() -> None:
     prog = xesim.load(FILL)
     kernel = prog.module.lookup_symbol(("k", "fill"))
     wgs = [(0, 0, 0), (1, 0, 0)]
-    eng = Engine(prog.module, out=io.StringIO())
-    eng.jobs = 2
+    eng = make_engine(prog.module, out=io.StringIO(), jobs=2, grf="off")
     assert parallel.one_process_reason(eng, kernel, wgs) is None
     assert "two workgroups" in parallel.one_process_reason(eng, kernel, wgs[:1])
-    for attr, value, word in (("jobs", 1, "one job"), ("check_races", True, "race"), ("grf_mode", "track", "register"),
-                              ("schedule", "random", "random")):
-        saved = getattr(eng, attr)
-        setattr(eng, attr, value)
+    for option, value, word in (("jobs", 1, "one job"), ("check_races", True, "race"), ("grf", "track", "register"),
+                                ("schedule", "random", "random")):
+        eng.config = eng.config.with_options(**{option: value})
         assert word in parallel.one_process_reason(eng, kernel, wgs)
-        setattr(eng, attr, saved)
+        eng.config = eng.config.with_options(jobs=2, check_races=False, grf="off", schedule="round-robin")
     alloca = xesim.load(FILL.replace("gpu.return", "%p = memref.alloca() : memref<4xi32>\n      gpu.return"))
-    e2 = Engine(alloca.module)
-    e2.jobs = 2
+    e2 = make_engine(alloca.module, jobs=2, grf="off")
     reason = parallel.one_process_reason(e2, alloca.module.lookup_symbol(("k", "fill")), wgs)
     assert "memref.alloca" in reason and "allocates global memory" in reason
 
 
 # ------------------------------------------------------------------------------------------ protocol and failures
-def _engine(jobs: int) -> tuple[Engine, object, list]:
+def _engine(jobs: int) -> tuple[Any, object, list]:
     prog = xesim.load(FILL)
-    eng = Engine(prog.module, out=io.StringIO(), err=io.StringIO())
-    eng.jobs = jobs
+    eng = make_engine(prog.module, out=io.StringIO(), err=io.StringIO(), jobs=jobs)
     kernel = prog.module.lookup_symbol(("k", "fill"))
     ops = list(kernel.walk())[1:4]
     return eng, kernel, ops
 
 
-def _recording_runner(eng: Engine, ops: list, alloc) -> object:
+def _recording_runner(eng: Any, ops: list, alloc) -> object:
     """Per workgroup x: output, printf text, two warnings (one shared by every workgroup of a parity), a note,
     8 bytes of memory; workgroup 9 faults."""
 
@@ -567,9 +565,9 @@ def test_jobs_option_and_environment(monkeypatch, tmp_path: Path) -> None:
     status, _, err = run_xesim(["run", prints_program(tmp_path, 8, 2, 1)])
     assert status == 1 and "XESIM_JOBS must be a positive integer, not 'many'" in err
     monkeypatch.setenv("XESIM_JOBS", "3")
-    assert Engine(xesim.load(FILL).module).jobs == 3
+    assert parallel.jobs_of(make_engine(xesim.load(FILL).module)) == 3
     monkeypatch.delenv("XESIM_JOBS")
-    assert parallel.default_jobs() == parallel.usable_cores() >= 1
+    assert parallel.jobs_of(make_engine(xesim.load(FILL).module)) == parallel.usable_cores() >= 1
 
 
 def test_short_kernels_stop_spreading_after_their_first_launch(monkeypatch) -> None:
@@ -694,7 +692,7 @@ def test_which_kernels_run_on_threads() -> None:
     """Only kernels whose every vector-touching op has a threaded numba kernel (DPAS, block loads, stores,
     prefetches) or only carries vectors run on numba's threads; element-wise math does not."""
     prog = xesim.load(GEMM_AND_SOFTMAX)
-    eng = Engine(prog.module, out=io.StringIO(), err=io.StringIO())
+    eng = make_engine(prog.module, out=io.StringIO(), err=io.StringIO())
     assert parallel.threaded_kernel(eng, prog.module.lookup_symbol(("k", "gemm")))
     assert not parallel.threaded_kernel(eng, prog.module.lookup_symbol(("k", "softmaxish")))
 
@@ -786,7 +784,7 @@ def test_other_running_threads_sees_a_busy_process() -> None:
 def test_a_bad_job_count_in_the_environment_is_a_diagnostic(monkeypatch) -> None:
     monkeypatch.setenv("XESIM_JOBS", "0")
     with pytest.raises(DiagnosticError, match="XESIM_JOBS must be a positive integer"):
-        Engine(xesim.load(FILL).module)
+        make_engine(xesim.load(FILL).module)
 
 
 

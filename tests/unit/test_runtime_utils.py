@@ -31,8 +31,10 @@ IDX = irt.IndexType()
 
 class FakeEngine:
     def __init__(self, seed: int = 0) -> None:
+        from xesim.config import RunConfig
+
         self.out = io.StringIO()
-        self.seed = seed
+        self.config = RunConfig(seed=seed)
         self.memory = AddressSpace("global")
 
 

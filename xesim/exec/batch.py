@@ -29,7 +29,6 @@ that diverges or faults behaves — output, memory, the fault reported — exact
 
 from __future__ import annotations
 
-import os
 import sys
 import weakref
 from collections.abc import Callable
@@ -45,12 +44,8 @@ from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import MemoryFault
 from xesim.numerics.work_queue import chunk_count, claim
 
-#: instances per batch (whole workgroups are never split; at least one workgroup per batch)
-MAX_BATCH = int(os.environ.get("XESIM_BATCH", "2048") or "2048")
 #: bytes of vector values per batch, estimated as the sum of every vector result of the kernel per instance
 BATCH_BYTES = 64 << 20
-#: XESIM_BATCH_DEBUG=1: say on stderr why a batch fell back to one-instance-at-a-time execution
-DEBUG = bool(os.environ.get("XESIM_BATCH_DEBUG"))
 
 # Ops a batched kernel may not contain (see the module docstring); ``*`` = every op of a dialect prefix.
 _EXCLUDED = frozenset({
@@ -91,11 +86,11 @@ def batchable(engine: Any, kernel: Any, level: str) -> str | None:
     """None when the kernel's launches may run batched, else the reason they may not."""
     if level not in ("subgroup", "vc", "workgroup", "lane"):
         return f"{level}-level kernel"
-    if (getattr(engine, "kernel_reference", False) or getattr(engine, "engine_mode", "fast") == "reference"
-            or engine.grf_mode != "off" or engine.check_races or engine.schedule == "random"):
+    if (engine.config.kernel_reference or engine.config.engine == "reference"
+            or engine.config.grf != "off" or engine.config.check_races or engine.config.schedule == "random"):
         return "engine options"
-    if MAX_BATCH < 2:
-        return "XESIM_BATCH < 2"
+    if engine.config.batch < 2:
+        return "batches of fewer than 2 instances (XESIM_BATCH)"
     ft = kernel.attributes["function_type"].type
     if len(kernel.regions[0].blocks[0].args) != len(ft.inputs) + _workgroup_attributions(kernel):
         return "private attributions"
@@ -965,7 +960,7 @@ def _dpas(op: Any, cx: BatchCompiler):
     lt, bt, rt = lhs.type, rhs.type, op.results[0].type
     in_slots = list(dict.fromkeys(cx.slots(op.operands)))
     engine = cx.engine
-    model = model_from_target(engine.target, engine.dpas_model_name)
+    model = model_from_target(engine.target, engine.config.dpas_model)
     a_name, b_name, d_name = _type_name(lt.element_type), _type_name(bt.element_type), _type_name(rt.element_type)
     c_name = _type_name(acc.type.element_type) if acc is not None else d_name
     m, k = lt.shape
@@ -1162,7 +1157,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
         return None  # a partial subgroup: collectives need whole subgroups (the reference path reports it)
     per_instance_bytes = _bytes_per_instance(kernel) * (sg if lane else 1)
     slm = uses_slm(kernel)
-    wgs_per_batch = 1 if slm else max(1, min(MAX_BATCH, BATCH_BYTES // per_instance_bytes) // per_wg)
+    wgs_per_batch = 1 if slm else max(1, min(engine.config.batch, BATCH_BYTES // per_instance_bytes) // per_wg)
     cache: dict[int, _BatchCode] = engine.__dict__.setdefault("_batch_code", {}).setdefault(id(kernel), {})
     ks = engine.kstate
     bx, by = ks.block[0], ks.block[1]
@@ -1217,7 +1212,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                     _forget_dpas_operands()
                 STATS["batched"] += 1
             except (ExecFault, Diverged, MemoryFault, ZeroDivisionError, OverflowError, FloatingPointError) as exc:
-                if DEBUG:
+                if "batch" in engine.config.debug:  # XESIM_BATCH_DEBUG=1
                     where = f" at {exc.op.name} ({exc.op.loc})" if getattr(exc, "op", None) is not None else ""
                     print(f"xesim batch: workgroups {wgs[0]}..{wgs[-1]} run one instance at a time: "
                           f"{exc}{where}", file=sys.stderr)

@@ -3,7 +3,7 @@ the first difference is a located error (issue 7 §4, ARCHITECTURE.md "Performan
 
 The kernel fast paths (direct in-bounds 2D block loads/stores in :mod:`xesim.exec.ops.xegpu`, the lane-level
 vector-clone / stacked / vectorised-memref paths of :mod:`xesim.exec.lanes` and :mod:`xesim.exec.ops.lane_memref`,
-batched execution in :mod:`xesim.exec.batch`) consult ``engine.kernel_reference``: when it is true they take the
+batched execution in :mod:`xesim.exec.batch`) consult ``engine.config.kernel_reference``: when it is true they take the
 reference path (the block model message by message, one lane at a time, one instance at a time).  DPAS has a
 single implementation (the numba model of :mod:`xesim.numerics.dpas`), so it is the same in both runs.
 ``XESIM_ENGINE=reference`` sets it for the whole run; under ``both`` :func:`launch` does, for each launch:
@@ -53,26 +53,26 @@ def launch(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple, args:
     cross-checked against the reference paths (module docstring)."""
     from xesim.exec.launcher import launch_kernel
 
-    if getattr(engine, "engine_mode", "fast") != "both":
+    if engine.config.engine != "both":
         launch_kernel(engine, kernel, name, grid, block, args, launch_op)
         return
     space = engine.memory
     ckpt = _Checkpoint(engine)
-    out, saved_ref, saved_jobs = engine.out, engine.kernel_reference, getattr(engine, "jobs", 1)
+    out, config = engine.out, engine.config
     grf = (copy.deepcopy(engine.grf_stats), dict(engine.grf_records))
     try:
-        engine.kernel_reference = False
+        engine.config = config.with_options(kernel_reference=False)
         fast_out, fast_exc = _run(engine, launch_kernel, (engine, kernel, name, grid, block, args, launch_op))
         fast = _EndState(engine, ckpt)
         fast_grf = (engine.grf_stats, engine.grf_records)
         ckpt.rollback()
         engine.grf_stats, engine.grf_records = grf  # the reference run's statistics are dropped
-        engine.kernel_reference, engine.jobs = True, 1
+        engine.config = config.with_options(kernel_reference=True, jobs=1)
         ref_out, ref_exc = _run(engine, launch_kernel, (engine, kernel, name, grid, block, args, launch_op))
         ref_globals = dict(engine.__dict__.get("memref_globals", {}))
         engine.grf_stats, engine.grf_records = fast_grf
     finally:
-        engine.out, engine.kernel_reference, engine.jobs = out, saved_ref, saved_jobs
+        engine.out, engine.config = out, config
     try:
         diff = _fault_difference(fast_exc, ref_exc)
         if diff is None and fast_out != ref_out:

@@ -38,7 +38,7 @@ a warning once.  Per kernel the peak register use, where it peaked and the spill
 recorded instance (every subgroup of workgroup (0, 0, 0) of a kernel's latest launch), which lane, register and
 byte hold each element.
 
-Large GRF: ``--large-grf`` (``engine.large_grf``) or a kernel whose attributes or ``gpu.module`` attributes (e.g.
+Large GRF: ``--large-grf`` (``engine.config.large_grf``) or a kernel whose attributes or ``gpu.module`` attributes (e.g.
 the ``#xevm.target`` options) contain one of ``grf.large_grf_options`` of the target.  Workgroup-level kernels (one
 execution per workgroup on whole-workgroup tiles) are not modelled: no subgroup thread holds their values.
 """
@@ -408,8 +408,8 @@ class GrfLaunch:
         self.engine = engine
         self.kernel = kernel
         self.level = level
-        self.checked = engine.grf_mode == "checked"
-        self.large = bool(engine.large_grf) or large_grf_requested(engine.target, kernel)
+        self.checked = engine.config.grf == "checked"
+        self.large = bool(engine.config.large_grf) or large_grf_requested(engine.target, kernel)
         count = int(engine.target.grf.count_large if self.large else engine.target.grf.count)
         stats = engine.grf_stats.get(name)
         if stats is None or stats.large_grf != self.large:
@@ -473,7 +473,7 @@ class GrfLaunch:
 def launch(engine: Any, kernel: Any, name: str, level: str) -> GrfLaunch | None:
     """The register files of a kernel launch, or None when the model is off or the kernel runs at workgroup
     level."""
-    if engine.grf_mode == "off":
+    if engine.config.grf == "off":
         return None
     if level == "workgroup":
         engine.grf_stats.setdefault(name, KernelStats(name, 0, 0, False, note="a workgroup-level kernel (whole-"
@@ -609,7 +609,7 @@ def _lane_stack(obj: Any, lanes: int, k: int, dt: np.dtype) -> np.ndarray:
 
 def instrument(op: Any, cx: Any, compiled: Any, is_term: bool) -> Any:
     """Wrap the step (or terminator) ``compiled`` of kernel op ``op`` with the register-file bookkeeping (module
-    docstring).  Called for every op of a ``gpu.func`` when ``engine.grf_mode`` is not ``off``."""
+    docstring).  Called for every op of a ``gpu.func`` when ``engine.config.grf`` is not ``off``."""
     plan = _plan(cx)
     if plan.level == "workgroup":
         return compiled

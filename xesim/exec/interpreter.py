@@ -14,11 +14,11 @@ kernel/subgroup/lane context when raised inside a kernel.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from xesim.config import RunConfig
 from xesim.diagnostics import Diagnostic, DiagnosticError
 from xesim.exec.registry import IMPLS
 from xesim.hw.memory import AddressSpace, MemoryFault
@@ -150,11 +150,11 @@ class Compiler:
             for op in b.ops:
                 is_term = op.opdef is not None and op.opdef.is_terminator
                 compiled = self.compile_op(op, is_term)
-                if not is_term and self.engine.check_races and self.func_op.name == "gpu.func":
+                if not is_term and self.engine.config.check_races and self.func_op.name == "gpu.func":
                     from xesim.exec.races import instrument  # --check-races (xesim/exec/races.py)
 
                     compiled = instrument(op, self, compiled)
-                if self.engine.grf_mode != "off" and self.func_op.name == "gpu.func":
+                if self.engine.config.grf != "off" and self.func_op.name == "gpu.func":
                     from xesim.exec.grf import instrument as grf_instrument  # register file model (xesim/exec/grf.py)
 
                     compiled = grf_instrument(op, self, compiled, is_term)
@@ -258,51 +258,25 @@ class KernelState:
 class Engine:
     """Runs a module: host functions, runtime utilities and kernel launches."""
 
-    def __init__(self, module: Module, out: TextIO | None = None, seed: int = 0, target: str = "pvc",
-                 strict: bool = False, overrides: dict | None = None, err: TextIO | None = None) -> None:
+    def __init__(self, module: Module, config: RunConfig | None = None, out: TextIO | None = None,
+                 err: TextIO | None = None) -> None:
+        """``config``: how the program runs (:class:`xesim.config.RunConfig`; made by :mod:`xesim.cli` and
+        :mod:`xesim.api` from flags, arguments and environment variables; the defaults when None)."""
         from xesim.exec import ops  # noqa: F401  (registers every @impl)
         from xesim.hw.params import load_target
 
         self.module = module
+        self.config = config = config or RunConfig()
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        self.seed = seed
-        self.target_name = target
-        self.target = load_target(target).with_overrides(overrides) if overrides else load_target(target)
-        self.strict = strict  # hardware rules that real programs break without visible harm become errors
-        self.dpas_model_name: str | None = None  # --dpas-model preset (None: the target's default)
-        self.schedule = "round-robin"  # or "random" (--schedule random): subgroup interleaving at yield points
-        self.check_races = False  # --check-races: kernels' memory accesses checked for races (xesim/exec/races.py)
+        target = load_target(config.target)
+        self.target = target.with_overrides(dict(config.overrides)) if config.overrides else target
         self._schedule_rng: Any = None
         self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions
         self._warned: set[tuple[int, str]] = set()
-        # XESIM_GRF=off|track|checked: the register-file model of kernel instances (xesim/exec/grf.py); --stats
-        # turns on track, the test suite runs checked.  --large-grf: 256 registers (spec/pvc-hardware.md §5).
-        self.grf_mode = os.environ.get("XESIM_GRF", "off") or "off"
-        if self.grf_mode not in ("off", "track", "checked"):
-            from xesim.diagnostics import Location
-
-            raise DiagnosticError(Diagnostic("error", Location.unknown(),
-                                             f"XESIM_GRF must be off, track or checked, not {self.grf_mode!r}"))
-        self.large_grf = False
         self.grf_stats: dict[str, Any] = {}  # kernel name -> xesim.exec.grf.KernelStats
         self.grf_records: dict[tuple, Any] = {}  # (kernel op id, subgroup) -> value placements (grf.ownership)
-        # XESIM_ENGINE=fast|reference|both: compiled host loop nests, interpreter only, or both cross-checked
-        # (xesim/exec/jit/__init__.py).
-        self.engine_mode = os.environ.get("XESIM_ENGINE", "fast") or "fast"
-        if self.engine_mode not in ("fast", "reference", "both"):
-            from xesim.diagnostics import Location
-
-            raise DiagnosticError(Diagnostic("error", Location.unknown(),
-                                             f"XESIM_ENGINE must be fast, reference or both, not {self.engine_mode!r}"))
-        # Kernels' fast paths (direct block loads/stores, lane-level vectorised paths, batched execution) take
-        # their reference path when True: always under reference, in the second run of each launch under both
-        # (xesim/exec/crosscheck.py).
-        self.kernel_reference = self.engine_mode == "reference"
         self.memory = AddressSpace("global")
-        from xesim.exec.parallel import default_jobs
-
-        self.jobs = default_jobs()  # --jobs / XESIM_JOBS: processes a launch's workgroups use (xesim/exec/parallel.py)
         self.kstate = KernelState()
         self._code: dict[tuple[int, bool], FunctionCode] = {}
         self.rng = None
@@ -312,13 +286,13 @@ class Engine:
         if self._schedule_rng is None:
             import numpy as np
 
-            self._schedule_rng = np.random.default_rng([self.seed, 0x5C4ED])
+            self._schedule_rng = np.random.default_rng([self.config.seed, 0x5C4ED])
         return self._schedule_rng
 
     def warn(self, op: Operation, message: str) -> None:
         """A runtime warning (e.g. a block shape PVC rejects but that works in practice), once per op and text;
         an error under ``--strict``."""
-        if self.strict:
+        if self.config.strict:
             raise ExecFault(message + " (error because of --strict)", op)
         key = (id(op), message)
         if key in self._warned:

@@ -373,7 +373,7 @@ def per_lane(op: Any, cx: Any, step: Callable[[list], None], always: bool | None
             if not always:
                 step(fr)
                 return
-        elif engine.kernel_reference:  # the reference path: lane by lane (xesim/exec/crosscheck.py)
+        elif engine.config.kernel_reference:  # the reference path: lane by lane (xesim/exec/crosscheck.py)
             pass
         elif vector_shape is not None and run_stacked(fr, varying):
             return

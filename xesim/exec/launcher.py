@@ -171,7 +171,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
         instances = [(s * sg, s, min(sg, threads - s * sg)) for s in range(num_sg)]
     # Coroutines when the kernel synchronises (barriers, named barriers, fences as yield points) or when a
     # random schedule is asked for; otherwise instances simply run one after another.
-    use_coroutines = _has_barrier(kernel) or (engine.schedule == "random" and len(instances) > 1)
+    use_coroutines = _has_barrier(kernel) or (engine.config.schedule == "random" and len(instances) > 1)
     rng = engine.schedule_rng()
     saved = (ks.active, ks.kernel_name, ks.level)
     ks.active, ks.kernel_name, ks.level = True, name, level
@@ -187,7 +187,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
             ks.slm_allocs = {}
             from xesim.exec.races import RaceDetector  # --check-races: one detector per workgroup
 
-            ks.races = RaceDetector(ks.num_subgroups, ks) if engine.check_races else None
+            ks.races = RaceDetector(ks.num_subgroups, ks) if engine.config.check_races else None
             return [_slm_buffer(ks.slm, t) for t in wg_types]
 
         def run_workgroup(wg: tuple[int, int, int]) -> None:
@@ -199,7 +199,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
                 code(list(args) + wg_bufs + priv)
 
             if use_coroutines:
-                _interleave(ks, instances, run_instance, bx, by, engine.schedule, rng)
+                _interleave(ks, instances, run_instance, bx, by, engine.config.schedule, rng)
             else:
                 for inst in instances:
                     run_instance(inst)

@@ -94,7 +94,6 @@ from typing import Any
 
 import numpy as np
 
-from xesim.diagnostics import Diagnostic, DiagnosticError, Location
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.kernel_writes import launch_allocations
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
@@ -114,8 +113,6 @@ SECONDS_PER_BYTE = 1e-9
 #: one at a time
 PIECES_PER_PROCESS = 4
 
-#: XESIM_JOBS_DEBUG=1: say on stderr how each launch was run and why
-DEBUG = bool(os.environ.get("XESIM_JOBS_DEBUG"))
 #: counts since start: launches run in one process for a reason / because they were too short, launches spread,
 #: worker processes forked, batched SG/WG-level launches run on numba's threads (:func:`threaded_kernel`), and
 #: such launches spread over processes instead because another process was running (:func:`crowded`)
@@ -200,19 +197,10 @@ def usable_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def default_jobs() -> int:
-    """``XESIM_JOBS`` when set (a positive integer), else :func:`usable_cores`."""
-    raw = os.environ.get("XESIM_JOBS", "").strip()
-    if not raw:
-        return usable_cores()
-    try:
-        n = int(raw)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise DiagnosticError(Diagnostic("error", Location.unknown(),
-                                         f"XESIM_JOBS must be a positive integer, not {raw!r}"))
-    return n
+def jobs_of(engine: Any) -> int:
+    """The processes (or threads) a launch of ``engine`` may use: ``--jobs`` / ``XESIM_JOBS`` (the run
+    configuration's ``jobs``), else :func:`usable_cores`."""
+    return engine.config.jobs or usable_cores()
 
 
 # ================================================================================================ the decision
@@ -220,15 +208,15 @@ def one_process_reason(engine: Any, kernel: Any, workgroups: list[Workgroup]) ->
     """Why this launch runs in one process (module docstring), or None when it may be spread over processes."""
     if not CAN_FORK:
         return "processes cannot be forked on this platform"
-    if getattr(engine, "jobs", 1) <= 1:
+    if jobs_of(engine) <= 1:
         return "one job"
     if len(workgroups) < 2:
         return "fewer than two workgroups"
-    if engine.check_races:
+    if engine.config.check_races:
         return "race detection (--check-races) is per process"
-    if engine.grf_mode != "off" or engine.kstate.grf is not None:
+    if engine.config.grf != "off" or engine.kstate.grf is not None:
         return "the register-file model (XESIM_GRF, --stats) keeps per-process statistics"
-    if engine.schedule == "random":
+    if engine.config.schedule == "random":
         return "the random schedule (--schedule random) uses one generator"
     if any(getattr(engine, name, None) for name in ("trace", "tracer", "listener")):
         return "tracing is on"
@@ -333,7 +321,7 @@ def run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runner
     (module docstring), with the result of ``runner(workgroups)``.  ``args`` (the kernel's argument values)
     narrows the memory a child snapshots and compares (default: every live global allocation)."""
     busy = crowded(engine)
-    prev = set_numba_threads(1 if busy else max(1, engine.jobs))  # --jobs N: N cores, also for numba's threads
+    prev = set_numba_threads(1 if busy else jobs_of(engine))  # --jobs N: N cores, also for numba's threads
     try:
         _run_workgroups(engine, kernel, workgroups, runner, args, busy)
     finally:
@@ -372,7 +360,7 @@ def crowded(engine: Any) -> bool:
     """Whether a launch with ``engine.jobs`` > 1 shares the machine with another busy process
     (:func:`other_running_threads`, read at most every :data:`CROWDED_FOR` seconds): then it is not run on numba's
     threads (module docstring)."""
-    if engine.jobs <= 1 or not CAN_FORK:
+    if jobs_of(engine) <= 1 or not CAN_FORK:
         return False
     now = time.monotonic()
     if now - _CROWDED[0] > CROWDED_FOR:
@@ -407,13 +395,13 @@ def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runne
     if getattr(runner, "level", None) in THREADED_LEVELS and threaded_kernel(engine, kernel):
         if not busy:
             STATS["threads"] += 1
-            _debug(engine, f"{len(workgroups)} workgroups in one process, numba on {engine.jobs} threads: its "
+            _debug(engine, f"{len(workgroups)} workgroups in one process, numba on {jobs_of(engine)} threads: its "
                            "vector work is all in ops with threaded kernels")
             runner(workgroups)
             return
         STATS["crowded"] += 1
         _debug(engine, "another process is running: spread over processes, not numba's threads")
-    n = min(engine.jobs, len(workgroups))
+    n = min(jobs_of(engine), len(workgroups))
     allocs = launch_allocations(engine, kernel, args)
     nbytes = sum(a.size for a in allocs)
     overhead = MIN_PARALLEL_SECONDS + SECONDS_PER_BYTE * nbytes
@@ -464,7 +452,9 @@ def cut_into_pieces(workgroups: list[Workgroup], n: int, wgs_per_batch: int = 1)
 
 
 def _debug(engine: Any, text: str) -> None:
-    if DEBUG:
+    """Say on stderr how a launch was run and why (``jobs`` among the configuration's debug topics,
+    ``XESIM_JOBS_DEBUG=1``)."""
+    if "jobs" in engine.config.debug:
         print(f"xesim jobs: kernel {engine.kstate.kernel_name}: {text}", file=sys.stderr)
 
 
@@ -522,8 +512,7 @@ class _Launch:
         timeline.end = time.perf_counter()
         timeline.pieces = [r["time"] for r in records]
         LAST_TIMELINE = timeline
-        if DEBUG:
-            _debug(engine, timeline.text())
+        _debug(engine, timeline.text())
         if fault is not None:
             raise fault
         return seconds, sum(len(self.pieces[r["piece"]]) for r in records if r["here"])

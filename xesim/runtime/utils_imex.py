@@ -24,7 +24,7 @@ element type (see :func:`xesim.runtime.utils_print.memref_arg`).
 * ``fillResource1DF16/F32/BF16(M, f32 v)``: every element ← ``T(v)`` (f32 → f16/bf16 round-to-nearest-even).
 * ``fillResource1DRandomF16/F32/BF16(M, f32 lower, f32 upper, i1 genInt)``: IMEX seeds a fresh
   ``std::mt19937`` from ``std::random_device`` on every call (non-deterministic).  xesim is reproducible
-  instead: each call draws from ``numpy.random.Generator(PCG64(SeedSequence([engine.seed, n])))`` where
+  instead: each call draws from ``numpy.random.Generator(PCG64(SeedSequence([engine.config.seed, n])))`` where
   ``n`` counts the calls made by that engine, so successive calls differ and runs repeat.  Values are
   ``lower + (upper − lower)·u`` with ``u`` uniform in [0, 1) in double (``uniform_real_distribution``);
   with ``genInt`` truncated toward zero (``static_cast<int>``, so −0.3 gives +0); then double → float → T,
@@ -166,7 +166,7 @@ def random_generator(engine: Any) -> np.random.Generator:
     """The generator for the next fillResource1DRandom* call of ``engine`` (seed mixed with a call counter)."""
     n = _RANDOM_CALLS.get(engine, 0)
     _RANDOM_CALLS[engine] = n + 1
-    seed = int(getattr(engine, "seed", 0) or 0) & 0xFFFF_FFFF_FFFF_FFFF
+    seed = engine.config.seed & 0xFFFF_FFFF_FFFF_FFFF
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, n])))
 
 

@@ -4,8 +4,8 @@ with numba, cross-checked bit for bit against the reference interpreter.
 The ``scf.for`` implementation (:mod:`xesim.exec.ops.scf`) hands every loop to :func:`compile_for`, which
 tries to compile the nest rooted at it (:mod:`xesim.exec.jit.codegen`); when the nest contains anything the
 code generator does not handle, the interpreter's closure is used instead (nested loops then try on their
-own).  The engine is chosen with the environment variable ``XESIM_ENGINE`` (read by
-:class:`xesim.exec.interpreter.Engine`):
+own).  The engine is chosen by the run configuration's ``engine`` (``XESIM_ENGINE``, read by
+:mod:`xesim.api`):
 
 ``fast`` (default)
     compiled nests where possible, the interpreter elsewhere;
@@ -42,7 +42,7 @@ def _in_kernel(op: Any) -> bool:
 
 def compile_for(op: Any, cx: Any, interpret: Callable[[Any, Any], Any]) -> Any:
     """The step for ``scf.for`` ``op``: the compiled nest rooted at it, or ``interpret(op, cx)``."""
-    mode = getattr(cx.engine, "engine_mode", "fast")
+    mode = cx.engine.config.engine
     if mode == "reference" or getattr(cx, "_xesim_jit_off", False) or _in_kernel(op):
         return interpret(op, cx)
     from xesim.exec.jit import codegen, runner

@@ -4,7 +4,7 @@ When the memref is uniform, every lane is active and every lane's multi-index li
 allocation), the lanes' accesses are independent element reads / writes, so they are done at once on the typed
 view of the allocation (:func:`xesim.exec.ops.memref.typed_view`).  Anything else — a partial mask, an index out
 of bounds (whose located error must name the lane), several lanes storing to one element (lane order decides
-the value), per-lane memrefs, ``--check-races`` (whose detector watches the ordinary accesses), ``engine.kernel_reference``
+the value), per-lane memrefs, ``--check-races`` (whose detector watches the ordinary accesses), ``engine.config.kernel_reference``
 (the reference engine, :mod:`xesim.exec.crosscheck`) — takes the per-lane path of :func:`xesim.exec.lanes.per_lane`,
 which runs the ordinary implementation for each lane.
 """
@@ -64,7 +64,7 @@ def _all_lanes(fr: list, ks: Any, ms: int, idx: list[int]) -> tuple[np.ndarray, 
 
 
 def _fast_ok(cx: Any) -> bool:
-    return not getattr(cx.engine, "check_races", False)
+    return not cx.engine.config.check_races
 
 
 @lane_impl("memref.load")
@@ -80,7 +80,7 @@ def _load(op: Any, cx: Any):
     res = cx.slot(op.results[0])
 
     def step(fr: list) -> None:
-        found = None if engine.kernel_reference else _all_lanes(fr, ks, ms, idx)
+        found = None if engine.config.kernel_reference else _all_lanes(fr, ks, ms, idx)
         if found is None:
             slow(fr)
             return
@@ -103,7 +103,7 @@ def _store(op: Any, cx: Any):
     idx = cx.slots(group(op, "indices"))
 
     def step(fr: list) -> None:
-        found = None if engine.kernel_reference else _all_lanes(fr, ks, ms, idx)
+        found = None if engine.config.kernel_reference else _all_lanes(fr, ks, ms, idx)
         if found is None:
             slow(fr)
             return

@@ -297,7 +297,7 @@ def _dpas(op: Any, cx: Any):
     if n != ks.subgroup_size and n != target.subgroup.size:
         raise compile_error(op, f"DPAS execution size {n} differs from the subgroup size")
     try:
-        model = model_from_target(target, engine.dpas_model_name)
+        model = model_from_target(target, engine.config.dpas_model)
     except (ValueError, KeyError) as exc:
         raise compile_error(op, f"no DPAS model: {exc}") from None
     s_a, s_b = cx.slot(lhs), cx.slot(rhs)

@@ -191,7 +191,7 @@ def _checker(engine: Any) -> _BlockChecker:
 
 
 #: Force every block load/store through the per-message GRF model (tests compare it with the direct in-bounds path);
-#: ``engine.kernel_reference`` (XESIM_ENGINE=reference, and the second run under both) does the same per engine.
+#: ``engine.config.kernel_reference`` (XESIM_ENGINE=reference, and the second run under both) does the same per engine.
 REFERENCE_LOADS = False
 
 
@@ -347,7 +347,7 @@ def _load_2d_memory(engine: Any, op: Any, plan: _BlockPlan, d: NdDesc, x: int, y
         if v:
             _report(engine, op, v, f"2D block load of {blk.height}x{blk.width}x{blk.count} at [{by}, {bx}]")
     unit = mdt.itemsize
-    if (not (REFERENCE_LOADS or engine.kernel_reference) and x >= 0 and y >= 0
+    if (not (REFERENCE_LOADS or engine.config.kernel_reference) and x >= 0 and y >= 0
             and (x + cols) * unit <= d.width_bytes and y + rows <= d.height):
         pitch = d.pitch_bytes
         start = d.base + y * pitch + x * unit
@@ -606,7 +606,7 @@ def _store_in_place(engine: Any, d: NdDesc, x: int, y: int, v: np.ndarray, isz: 
     same as with the block model's message-by-message stores (``REFERENCE_LOADS`` forces the model path, and so
     does ``--check-races``, whose detector watches the model's accesses)."""
     rows, cols = v.shape
-    if REFERENCE_LOADS or engine.kernel_reference or getattr(engine, "check_races", False):
+    if REFERENCE_LOADS or engine.config.kernel_reference or engine.config.check_races:
         return False
     if x < 0 or y < 0 or (x + cols) * isz > d.width_bytes or y + rows > d.height:
         return False
@@ -1009,7 +1009,7 @@ def _dpas(op: Any, cx: Any):
     a_name, b_name, d_name = _type_name(lt.element_type), _type_name(bt.element_type), _type_name(rt.element_type)
     c_name = _type_name(acc.type.element_type) if acc is not None else d_name
     try:
-        model = model_from_target(engine.target, engine.dpas_model_name)
+        model = model_from_target(engine.target, engine.config.dpas_model)
     except (ValueError, KeyError) as exc:
         raise compile_error(op, f"no DPAS model: {exc}") from None
     m, k = lt.shape

@@ -1,0 +1,77 @@
+"""One frozen run configuration (ARCHITECTURE.md "One configuration").
+
+Every option of a run — from command-line flags (:mod:`xesim.cli`), Python keyword arguments (:mod:`xesim.api`)
+or their environment-variable aliases, which only those two modules read — ends up in one :class:`RunConfig`.
+Nothing below them reads the environment: the engine, the executor and the observers take their options from
+the configuration they are given.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+ENGINE_MODES = ("fast", "reference", "both")
+GRF_MODES = ("off", "track", "checked")
+SCHEDULES = ("round-robin", "random")
+#: what ``debug`` may name: ``batch`` (why a batch fell back), ``jobs`` (what each launch did with --jobs),
+#: ``jit`` (why a host loop nest was not compiled)
+DEBUG_TOPICS = ("batch", "jobs", "jit")
+
+
+class ConfigError(ValueError):
+    """An option has a value outside its range (the message names the option and the allowed values)."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """How a program runs.
+
+    ``target`` / ``overrides``: hardware parameters (``isa/targets/<target>.toml``, with named overrides);
+    ``seed``: the random schedule's and the runtime's generators; ``strict``: hardware rules that real programs
+    break harmlessly become errors; ``dpas_model``: a DPAS numerics preset (None: the target's default);
+    ``schedule``: how subgroups that wait at barriers are interleaved (``random`` runs them one at a time);
+    ``check_races``: the race detector follows every kernel (subgroups one at a time); ``grf``: the register-file
+    model (``checked`` compares registers with values on every read); ``large_grf``: 256 registers per thread;
+    ``engine``: ``fast`` (compiled loops, batched kernels), ``reference`` (the interpreter alone, one subgroup at
+    a time) or ``both`` (each compiled nest and each launch also run the reference way, compared bit for bit);
+    ``kernel_reference``: kernels take their reference paths (set for the second run of ``both``); ``jobs``:
+    processes (or threads) per launch, None for the number of usable cores; ``batch``: the most instances one
+    batch runs together (below 2: no batching); ``debug``: topics reported on stderr; ``stats``: per-kernel
+    register statistics after the run.
+    """
+
+    target: str = "pvc"
+    overrides: tuple[tuple[str, Any], ...] = ()
+    seed: int = 0
+    strict: bool = False
+    dpas_model: str | None = None
+    schedule: str = "round-robin"
+    check_races: bool = False
+    grf: str = "off"
+    large_grf: bool = False
+    engine: str = "fast"
+    kernel_reference: bool = False
+    jobs: int | None = None
+    batch: int = 2048
+    debug: frozenset[str] = field(default_factory=frozenset)
+    stats: bool = False
+
+    def __post_init__(self) -> None:
+        for name, allowed in (("engine", ENGINE_MODES), ("grf", GRF_MODES), ("schedule", SCHEDULES)):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ConfigError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        unknown = set(self.debug) - set(DEBUG_TOPICS)
+        if unknown:
+            raise ConfigError(f"unknown debug topic(s) {', '.join(sorted(unknown))} (known: {', '.join(DEBUG_TOPICS)})")
+        if self.jobs is not None and self.jobs < 1:
+            raise ConfigError(f"jobs must be at least 1, not {self.jobs}")
+        if self.engine == "reference" and not self.kernel_reference:
+            object.__setattr__(self, "kernel_reference", True)
+        if self.stats and self.grf == "off":  # --stats reports what the register-file model tracks
+            object.__setattr__(self, "grf", "track")
+
+    def with_options(self, **changes: Any) -> RunConfig:
+        """This configuration with some options changed (checked again)."""
+        return replace(self, **changes)
