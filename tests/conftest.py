@@ -27,7 +27,7 @@ settings.register_profile("ci", derandomize=True, deadline=None, suppress_health
 settings.register_profile("explore", deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-# Every kernel of the test suite runs with the checked register-file model (xesim/exec/grf.py): each read of a
+# Every kernel of the test suite runs with the checked register-file model (xesim/observe/registers.py): each read of a
 # value compares the GRF bytes with the SSA value.  XESIM_GRF=off (or track) in the environment overrides it.
 os.environ.setdefault("XESIM_GRF", "checked")
 # Launches run in one process unless a test asks for more (tests/unit/test_jobs.py); XESIM_JOBS=N overrides it.

@@ -79,10 +79,36 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
 
 def make_engine(module: Module, out: TextIO | None = None, err: TextIO | None = None, **options: Any) -> Any:
     """An :class:`xesim.exec.interpreter.Engine` for ``module`` configured by ``options`` and the environment
-    (:func:`config_from_environment`)."""
+    (:func:`config_from_environment`), with the observers the configuration asks for subscribed
+    (:func:`standard_observers`)."""
     from xesim.exec.interpreter import Engine
 
-    return Engine(module, config_from_environment(**options), out=out, err=err)
+    engine = Engine(module, config_from_environment(**options), out=out, err=err)
+    for obs in standard_observers(engine.config):
+        engine.subscribe(obs)
+    return engine
+
+
+def standard_observers(config: RunConfig) -> list:
+    """The observers a run configuration asks for: the race detector (``check_races``) and the register-file model
+    (``grf`` track or checked; ``stats``), in that order (xesim/observe)."""
+    out: list = []
+    if config.check_races:
+        from xesim.observe.races import RaceObserver
+
+        out.append(RaceObserver())
+    if config.grf != "off":
+        from xesim.observe.registers import RegisterFileObserver
+
+        out.append(RegisterFileObserver(checked=config.grf == "checked"))
+    return out
+
+
+def register_file(engine: Any) -> Any:
+    """The engine's register-file observer (:class:`xesim.observe.registers.RegisterFileObserver`), or None."""
+    from xesim.observe.registers import RegisterFileObserver
+
+    return engine.observer(RegisterFileObserver)
 
 
 @dataclass
@@ -94,10 +120,13 @@ class RunResult:
     engine: Any = None  # the Engine that ran it (register-file statistics, ownership queries)
 
     def ownership(self, value: Any, subgroup: int = 0) -> Any:
-        """Which lane, register and byte held each element of kernel value ``value`` (needs ``grf``)."""
-        from xesim.exec.grf import ownership
-
-        return ownership(self.engine, value, subgroup)
+        """Which lane, register and byte held each element of kernel value ``value`` at its latest definition in
+        subgroup ``subgroup`` of workgroup (0, 0, 0) (needs ``grf``: the register-file model)."""
+        rf = register_file(self.engine)
+        if rf is None:
+            raise KeyError("no register-file records: run with the register-file model on (grf='track' or "
+                           "'checked', XESIM_GRF=track or checked, or xesim run --stats)")
+        return rf.ownership(value, subgroup)
 
 
 @dataclass
@@ -127,9 +156,10 @@ class Program:
             check_races: bool = False, grf: str | None = None, large_grf: bool = False,
             jobs: int | None = None) -> RunResult:
         """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults (a data
-        race between subgroups too when ``check_races``, xesim/exec/races.py).  ``grf`` ("off", "track",
+        race between subgroups too when ``check_races``, xesim/observe/races.py).  ``grf`` ("off", "track",
         "checked"; default: the ``XESIM_GRF`` environment variable) runs kernels with the register-file model
-        (xesim/exec/grf.py; ``large_grf``: 256 registers): ``result.engine.grf_stats``, ``result.ownership(v)``.
+        (xesim/observe/registers.py; ``large_grf``: 256 registers): ``register_file(result.engine).stats``,
+        ``result.ownership(v)``.
         ``jobs``: processes for the workgroups of each launch (default: ``XESIM_JOBS`` or the number of cores;
         xesim/exec/parallel.py); the results do not depend on it."""
         buf = io.StringIO()
@@ -162,7 +192,7 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
            args: list | tuple = (), seed: int = 0, target: str = "pvc", check_races: bool = False,
            grf: str | None = None, large_grf: bool = False, jobs: int | None = None) -> LaunchResult:
     """Launch ``kernel`` (``"module::func"``) with numpy arrays (copied in and out) and scalars; ``check_races``
-    reports unsynchronised conflicting accesses of its subgroups (xesim/exec/races.py); ``jobs`` as in
+    reports unsynchronised conflicting accesses of its subgroups (xesim/observe/races.py); ``jobs`` as in
     :meth:`Program.run`."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
     from xesim.exec.crosscheck import launch as launch_kernel  # the launcher, cross-checked under XESIM_ENGINE=both

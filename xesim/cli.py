@@ -111,9 +111,9 @@ def _run_module(module, args: argparse.Namespace, out) -> None:
         engine.run(args.entry)
     finally:
         if args.stats:
-            from xesim.exec.grf import format_stats
+            from xesim.api import register_file
 
-            print(format_stats(engine), file=sys.stderr)
+            print(register_file(engine).report(), file=sys.stderr)
         if args.explain_assumptions:
             _explain(engine)
 

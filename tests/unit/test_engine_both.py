@@ -285,7 +285,9 @@ def test_register_file_statistics_count_each_launch_once(monkeypatch) -> None:
     for mode in ("fast", "both"):
         monkeypatch.setenv("XESIM_ENGINE", mode)
         res = _copy()
-        st = res.engine.grf_stats["k::copy"]
+        from xesim.api import register_file
+
+        st = register_file(res.engine).stats["k::copy"]
         stats[mode] = (st.instances, st.peak, st.spills)
     assert stats["both"] == stats["fast"] and stats["fast"][0] == 2  # two workgroups of one subgroup
 

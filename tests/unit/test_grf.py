@@ -1,4 +1,4 @@
-"""The register-file model during kernel execution (xesim/exec/grf.py; spec/pvc-hardware.md §1.5, §3.3, §5).
+"""The register-file model during kernel execution (xesim/observe/registers.py; spec/pvc-hardware.md §1.5, §3.3, §5).
 
 Expected register counts, layouts and ownership are worked out by hand from the spec's layout rules in the
 comments; the block-load layout is compared with the independent hardware model (xesim.hw.block2d.load_image).
@@ -11,12 +11,13 @@ import pytest
 
 import xesim
 from tests.conftest import run_xesim
+from xesim.api import register_file
 from xesim.diagnostics import DiagnosticError
-from xesim.exec import grf
 from xesim.exec.registry import IMPLS
 from xesim.hw import block2d
 from xesim.hw.memory import AddressSpace
 from xesim.hw.params import load_target
+from xesim.observe import registers as grf
 
 PVC = load_target("pvc")
 
@@ -104,8 +105,8 @@ def test_gemm_peak_registers_and_where(monkeypatch) -> None:
     a, b, c = _gemm_inputs()
     res = xesim.launch(prog, "kernels::gemm", (1, 1, 1), (16, 1, 1), [a, b, c])
     assert np.array_equal(res.arrays[2], a.astype(np.float32) @ b.astype(np.float32))
-    st = res.engine.grf_stats["@kernels::gemm"] if "@kernels::gemm" in res.engine.grf_stats else \
-        next(iter(res.engine.grf_stats.values()))
+    st = register_file(res.engine).stats["@kernels::gemm"] if "@kernels::gemm" in register_file(res.engine).stats else \
+        next(iter(register_file(res.engine).stats.values()))
     assert (st.peak, st.registers, st.spills, st.instances) == (21, 128, 0, 1)
     assert st.peak_label.startswith("%bv (xegpu.load_nd")
 
@@ -184,7 +185,7 @@ def test_lane_level_fragments_are_simt_slots(monkeypatch) -> None:
     i, k = np.indices((16, 16))
     assert np.array_equal(own.register - own.register.min(), k // 2)
     assert np.array_equal(own.byte, 2 * (16 * (k % 2) + i)) and np.array_equal(own.lane, i)
-    st = next(iter(res.engine.grf_stats.values()))
+    st = next(iter(register_file(res.engine).stats.values()))
     # %c0 (1) + A fragments 8 x 16 x 2 B (4) + B fragments 16 x 16 x 2 B (8) = 13 live when B is loaded
     assert st.peak == 13 and st.peak_label.startswith("%bv")
 
@@ -265,7 +266,7 @@ def test_spill_warns_and_large_grf_fits(monkeypatch, capsys) -> None:
     assert ":14:7: warning: 'xegpu.load_nd' op would spill" in err  # %t3
     assert ":15:7: warning: 'xegpu.load_nd' op would spill" in err  # %t4
     assert "129 registers live with it" in err and "161 registers live with it" in err
-    st = next(iter(res.engine.grf_stats.values()))
+    st = next(iter(register_file(res.engine).stats.values()))
     assert (st.peak, st.registers, st.spills) == (161, 128, 2)
     assert st.peak_label.startswith("%t4 (xegpu.load_nd")
     for large in (dict(large_grf=True), dict()):
@@ -275,7 +276,7 @@ def test_spill_warns_and_large_grf_fits(monkeypatch, capsys) -> None:
                            [src, np.zeros((32, 16), np.float32)], grf="checked", **large)
         assert np.array_equal(res.arrays[1], want)
         assert "spill" not in capsys.readouterr().err
-        st = next(iter(res.engine.grf_stats.values()))
+        st = next(iter(register_file(res.engine).stats.values()))
         assert (st.peak, st.registers, st.spills, st.large_grf) == (161, 256, 0, True)
 
 
@@ -345,7 +346,7 @@ gpu.module @m {
 
 def _value_from_memory(mem: np.ndarray, op) -> np.ndarray:
     """The load_nd value of the tile ``mem`` [R, a*C] by the XeGPU conventions (xesim/exec/ops/xegpu.py
-    docstring), written independently of xesim/exec/grf.py."""
+    docstring), written independently of xesim/observe/registers.py."""
     td = op.operands[0].type
     rows, cols = td.shape
     a = td.array_length

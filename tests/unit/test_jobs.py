@@ -213,11 +213,17 @@ def test_reasons_to_stay_in_one_process() -> None:
     eng = make_engine(prog.module, out=io.StringIO(), jobs=2, grf="off")
     assert parallel.one_process_reason(eng, kernel, wgs) is None
     assert "two workgroups" in parallel.one_process_reason(eng, kernel, wgs[:1])
-    for option, value, word in (("jobs", 1, "one job"), ("check_races", True, "race"), ("grf", "track", "register"),
-                                ("schedule", "random", "random")):
+    for option, value, word in (("jobs", 1, "one job"), ("schedule", "random", "random")):
         eng.config = eng.config.with_options(**{option: value})
         assert word in parallel.one_process_reason(eng, kernel, wgs)
-        eng.config = eng.config.with_options(jobs=2, check_races=False, grf="off", schedule="round-robin")
+        eng.config = eng.config.with_options(jobs=2, schedule="round-robin")
+    from xesim.observe.races import RaceObserver
+    from xesim.observe.registers import RegisterFileObserver
+
+    for observer, word in ((RaceObserver(), "race"), (RegisterFileObserver(checked=False), "register")):
+        eng.observers = [observer]  # observers that follow single subgroups keep a launch in one process
+        assert word in parallel.one_process_reason(eng, kernel, wgs)
+        eng.observers = []
     alloca = xesim.load(FILL.replace("gpu.return", "%p = memref.alloca() : memref<4xi32>\n      gpu.return"))
     e2 = make_engine(alloca.module, jobs=2, grf="off")
     reason = parallel.one_process_reason(e2, alloca.module.lookup_symbol(("k", "fill")), wgs)

@@ -1,4 +1,4 @@
-"""--check-races (xesim/exec/races.py): happens-before race detection between the subgroups of a workgroup
+"""--check-races (xesim/observe/races.py): happens-before race detection between the subgroups of a workgroup
 (gpu.barrier, named-barrier phases, atomics), exact footprints of every memory op, the report (both ops, both
 subgroups, the address), and silence on every correctly synchronised program of the repository."""
 
@@ -13,9 +13,9 @@ import pytest
 
 from tests.conftest import run_xesim
 from xesim.diagnostics import Location
-from xesim.exec import races
-from xesim.exec.races import RaceDetector, RaceFault, first_overlap, merge
 from xesim.hw.memory import AddressSpace
+from xesim.observe import races
+from xesim.observe.races import RaceDetector, RaceFault, first_overlap, merge
 
 ROOT = Path(__file__).resolve().parents[2]
 E2E = ROOT / "tests" / "e2e"
@@ -413,7 +413,7 @@ def test_nothing_is_instrumented_when_the_check_is_off(tmp_path: Path, monkeypat
 
     calls = []
     real = races.instrument
-    monkeypatch.setattr(races, "instrument", lambda op, cx, step: calls.append(op.name) or real(op, cx, step))
+    monkeypatch.setattr(races, "instrument", lambda obs, op, cx, step: calls.append(op.name) or real(obs, op, cx, step))
     prog = xesim.load(_program(SCALAR_EXCHANGE.replace("SYNC", "gpu.barrier")))
     prog.run()
     assert calls == []

@@ -37,6 +37,7 @@ from typing import Any
 import numba
 import numpy as np
 
+from xesim.exec.hooks import per_instance_reason
 from xesim.exec.interpreter import Compiler, ExecFault, run_region
 from xesim.exec.kernel_writes import launch_allocations
 from xesim.exec.lanes import Varying, _elementwise, _scalar_clone, run_clone, run_on_stacks, stacked
@@ -86,9 +87,14 @@ def batchable(engine: Any, kernel: Any, level: str) -> str | None:
     """None when the kernel's launches may run batched, else the reason they may not."""
     if level not in ("subgroup", "vc", "workgroup", "lane"):
         return f"{level}-level kernel"
-    if (engine.config.kernel_reference or engine.config.engine == "reference"
-            or engine.config.grf != "off" or engine.config.check_races or engine.config.schedule == "random"):
-        return "engine options"
+    cfg = engine.config
+    if cfg.kernel_reference:
+        return "the reference engine runs one subgroup at a time"
+    if cfg.schedule == "random":
+        return "the random schedule interleaves single subgroups"
+    watcher = per_instance_reason(engine)
+    if watcher is not None:
+        return f"{watcher} follows single subgroups"
     if engine.config.batch < 2:
         return "batches of fewer than 2 instances (XESIM_BATCH)"
     ft = kernel.attributes["function_type"].type
@@ -1197,7 +1203,6 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
             attributions = open_workgroup(wgs[0]) if slm else []  # one workgroup per batch (uses_slm)
             if not slm:
                 ks.slm = None
-            ks.races = None
             sync = LockstepSync(ks, len(wgs), per_wg, sgid)
             saved_sync = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)
             ks.barrier, ks.yield_point = sync.barrier, sync.yield_point

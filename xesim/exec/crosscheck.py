@@ -35,7 +35,6 @@ compared.
 
 from __future__ import annotations
 
-import copy
 import io
 from typing import Any
 
@@ -59,18 +58,20 @@ def launch(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple, args:
     space = engine.memory
     ckpt = _Checkpoint(engine)
     out, config = engine.out, engine.config
-    grf = (copy.deepcopy(engine.grf_stats), dict(engine.grf_records))
+    before = [obs.save() for obs in engine.observers]
     try:
         engine.config = config.with_options(kernel_reference=False)
         fast_out, fast_exc = _run(engine, launch_kernel, (engine, kernel, name, grid, block, args, launch_op))
         fast = _EndState(engine, ckpt)
-        fast_grf = (engine.grf_stats, engine.grf_records)
+        after_fast = [obs.save() for obs in engine.observers]
         ckpt.rollback()
-        engine.grf_stats, engine.grf_records = grf  # the reference run's statistics are dropped
+        for obs, state in zip(engine.observers, before):  # what observers gather in the second run is dropped
+            obs.restore(state)
         engine.config = config.with_options(kernel_reference=True, jobs=1)
         ref_out, ref_exc = _run(engine, launch_kernel, (engine, kernel, name, grid, block, args, launch_op))
         ref_globals = dict(engine.__dict__.get("memref_globals", {}))
-        engine.grf_stats, engine.grf_records = fast_grf
+        for obs, state in zip(engine.observers, after_fast):
+            obs.restore(state)
     finally:
         engine.out, engine.config = out, config
     try:

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from xesim.config import RunConfig
 from xesim.diagnostics import Diagnostic, DiagnosticError
+from xesim.exec.hooks import Observer
 from xesim.exec.registry import IMPLS
 from xesim.hw.memory import AddressSpace, MemoryFault
 from xesim.ir.core import Block, Module, Operation, Region, Value
@@ -150,14 +151,8 @@ class Compiler:
             for op in b.ops:
                 is_term = op.opdef is not None and op.opdef.is_terminator
                 compiled = self.compile_op(op, is_term)
-                if not is_term and self.engine.config.check_races and self.func_op.name == "gpu.func":
-                    from xesim.exec.races import instrument  # --check-races (xesim/exec/races.py)
-
-                    compiled = instrument(op, self, compiled)
-                if self.engine.config.grf != "off" and self.func_op.name == "gpu.func":
-                    from xesim.exec.grf import instrument as grf_instrument  # register file model (xesim/exec/grf.py)
-
-                    compiled = grf_instrument(op, self, compiled, is_term)
+                for obs in self.engine.observers:  # the one hook (xesim/exec/hooks.py)
+                    compiled = obs.instrument(op, self, compiled, is_term)
                 if is_term:
                     cb.term = compiled
                     cb.ops.append(op)
@@ -233,8 +228,6 @@ class KernelState:
         self.level = ""
         self.active = False
         self.printf_buffer: list[str] = []
-        self.races: Any = None  # the workgroup's RaceDetector under --check-races (xesim/exec/races.py)
-        self.grf: Any = None  # the launch's register files when the GRF model is on (xesim/exec/grf.py GrfLaunch)
         # yield points, replaced by the launcher's Scheduler while a workgroup runs as coroutines
         self.barrier: Callable[[Any], None] = lambda op: None
         self.yield_point: Callable[[Any], None] = lambda op: None
@@ -274,12 +267,23 @@ class Engine:
         self._schedule_rng: Any = None
         self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions
         self._warned: set[tuple[int, str]] = set()
-        self.grf_stats: dict[str, Any] = {}  # kernel name -> xesim.exec.grf.KernelStats
-        self.grf_records: dict[tuple, Any] = {}  # (kernel op id, subgroup) -> value placements (grf.ownership)
+        self.observers: list[Observer] = []  # who follows the run through the hook (xesim/exec/hooks.py)
         self.memory = AddressSpace("global")
         self.kstate = KernelState()
         self._code: dict[tuple[int, bool], FunctionCode] = {}
         self.rng = None
+
+    def subscribe(self, observer: Observer) -> Observer:
+        """Let ``observer`` follow this engine's runs from now on (:mod:`xesim.exec.hooks`); kernels compile anew
+        with its instrumentation.  Returns it."""
+        self.observers.append(observer)
+        self._code.clear()
+        self.__dict__.pop("_batch_code", None)
+        return observer
+
+    def observer(self, kind: type) -> Any:
+        """The subscribed observer of class ``kind`` (None when there is none)."""
+        return next((obs for obs in self.observers if isinstance(obs, kind)), None)
 
     def schedule_rng(self) -> Any:
         """The seeded generator of the random schedule (``--seed``), created on first use."""

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from xesim.exec import grf
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.values import MemRefValue, identity_strides, storage_bytes
 from xesim.hw.memory import AddressSpace
@@ -178,28 +177,29 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     ks.grid, ks.block = tuple(grid), tuple(block)
     ks.num_subgroups, ks.subgroup_size = num_sg, sg
     ks.printf_buffer = []
-    ks.grf = grf.launch(engine, kernel, name, level)  # register files per instance, None when the model is off
+    observers = engine.observers
+    for obs in observers:
+        obs.launch_begin(engine, kernel, name, level)
     try:
         def open_workgroup(wg: tuple[int, int, int]) -> list:
             """Make ``wg`` the executing workgroup with a fresh SLM; returns its workgroup attributions."""
             ks.block_id = wg
             ks.slm = AddressSpace("shared local memory", base=SLM_BASE, capacity=slm_bytes)
             ks.slm_allocs = {}
-            from xesim.exec.races import RaceDetector  # --check-races: one detector per workgroup
-
-            ks.races = RaceDetector(ks.num_subgroups, ks) if engine.config.check_races else None
+            for obs in observers:
+                obs.workgroup_begin(ks)
             return [_slm_buffer(ks.slm, t) for t in wg_types]
 
         def run_workgroup(wg: tuple[int, int, int]) -> None:
             wg_bufs = open_workgroup(wg)
 
             def run_instance(inst: tuple, wg_bufs: list = wg_bufs) -> None:
-                _activate(ks, inst, bx, by)
+                _activate(ks, inst, bx, by, observers)
                 priv = [_private_buffer(engine, t) for t in priv_types]
                 code(list(args) + wg_bufs + priv)
 
             if use_coroutines:
-                _interleave(ks, instances, run_instance, bx, by, engine.config.schedule, rng)
+                _interleave(ks, instances, run_instance, bx, by, engine.config.schedule, rng, observers)
             else:
                 for inst in instances:
                     run_instance(inst)
@@ -224,11 +224,11 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
             engine.out.write("".join(ks.printf_buffer))
         ks.printf_buffer = []
         ks.active, ks.kernel_name, ks.level = saved
-        if ks.grf is not None:  # fold the launch's register-file statistics (xesim/exec/grf.py)
-            ks.grf = ks.grf.finish()
+        for obs in observers:
+            obs.launch_end(engine)
 
 
-def _activate(ks: Any, inst: tuple, bx: int, by: int) -> None:
+def _activate(ks: Any, inst: tuple, bx: int, by: int, observers: list) -> None:
     """Make ``inst`` = (linear id of its first work-item, subgroup id, lanes) the executing instance; ``lanes``
     is the number of work-items of a lane-level subgroup (0 at the VC/SG levels)."""
     lin, sgid, lanes = inst
@@ -240,8 +240,8 @@ def _activate(ks: Any, inst: tuple, bx: int, by: int) -> None:
         ks.lane_count, ks.lane_batch, ks.lane_groups = ks.subgroup_size, 1, None
     else:
         ks.lane_id = 0
-    if ks.grf is not None:  # this instance's register file (xesim/exec/grf.py)
-        ks.grf.activate(ks)
+    for obs in observers:
+        obs.instance_begin(ks)
 
 
 def _slm_buffer(slm: AddressSpace, t: Any) -> MemRefValue:
@@ -262,16 +262,19 @@ def _private_buffer(engine: Any, t: Any) -> MemRefValue:
     return MemRefValue(engine.memory, alloc, alloc.base, 0, t.shape, identity_strides(t.shape), t.element_type)
 
 
-def _interleave(ks: Any, instances: list, run_instance: Any, bx: int, by: int, policy: str, rng: Any) -> None:
+def _interleave(ks: Any, instances: list, run_instance: Any, bx: int, by: int, policy: str, rng: Any,
+                observers: list) -> None:
     """Run one workgroup's instances as coroutines that yield at barriers (:mod:`xesim.exec.scheduler`)."""
+    from xesim.exec.hooks import SchedulerEvents
     from xesim.exec.scheduler import Scheduler
 
     def context() -> str:
         return ks.context()
 
+    events = SchedulerEvents(observers, ks, [inst[1] for inst in instances]) if observers else None
     sched = Scheduler(len(instances), lambda i: run_instance(instances[i]),
-                      lambda i: _activate(ks, instances[i], bx, by), lambda i: f"subgroup {instances[i][1]}",
-                      context, policy, rng, _RaceEvents(ks, instances) if ks.races is not None else None)
+                      lambda i: _activate(ks, instances[i], bx, by, observers), lambda i: f"subgroup {instances[i][1]}",
+                      context, policy, rng, events)
     saved = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)
     ks.barrier, ks.yield_point = sched.barrier, sched.yield_point
     ks.nbarrier_arrive, ks.nbarrier_wait = sched.nbarrier_arrive, sched.nbarrier_wait
@@ -279,19 +282,3 @@ def _interleave(ks: Any, instances: list, run_instance: Any, bx: int, by: int, p
         sched.run()
     finally:
         ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait = saved
-
-
-class _RaceEvents:
-    """The scheduler's synchronisation events for the race detector (subgroup ids instead of task numbers)."""
-
-    def __init__(self, ks: Any, instances: list) -> None:
-        self.races, self.instances = ks.races, instances
-
-    def barrier(self) -> None:
-        self.races.barrier()
-
-    def arrive(self, i: int, bid: int, phase: int) -> None:
-        self.races.arrive(self.instances[i][1], bid, phase)
-
-    def acquire(self, i: int, bid: int, phase: int) -> None:
-        self.races.acquire(self.instances[i][1], bid, phase)

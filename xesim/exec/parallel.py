@@ -94,6 +94,7 @@ from typing import Any
 
 import numpy as np
 
+from xesim.exec.hooks import per_instance_reason
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.kernel_writes import launch_allocations
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
@@ -212,10 +213,9 @@ def one_process_reason(engine: Any, kernel: Any, workgroups: list[Workgroup]) ->
         return "one job"
     if len(workgroups) < 2:
         return "fewer than two workgroups"
-    if engine.config.check_races:
-        return "race detection (--check-races) is per process"
-    if engine.config.grf != "off" or engine.kstate.grf is not None:
-        return "the register-file model (XESIM_GRF, --stats) keeps per-process statistics"
+    watcher = per_instance_reason(engine)
+    if watcher is not None:
+        return f"{watcher} follows the launch's subgroups in one process"
     if engine.config.schedule == "random":
         return "the random schedule (--schedule random) uses one generator"
     if any(getattr(engine, name, None) for name in ("trace", "tracer", "listener")):

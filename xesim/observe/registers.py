@@ -1,10 +1,11 @@
 """The register file (GRF) of every subgroup thread during kernel execution (ARCHITECTURE.md "Register file").
 
 spec/pvc-hardware.md §5: a hardware thread (one subgroup) owns ``grf.count`` registers of ``grf.register_bytes``
-bytes (PVC 128 x 64 B), ``grf.count_large`` (256) in large-GRF mode.  With ``Engine.grf_mode`` ``track`` or
-``checked`` (``XESIM_GRF`` environment variable, ``xesim run --stats``), every kernel op's step is wrapped
-(:func:`instrument`, called by :meth:`xesim.exec.interpreter.Compiler.compile_region`) so that, per kernel instance
-(one :class:`xesim.hw.regfile.RegisterFile` per subgroup, switched by the launcher, :class:`GrfLaunch`):
+bytes (PVC 128 x 64 B), ``grf.count_large`` (256) in large-GRF mode.  :class:`RegisterFileObserver` follows a run
+through the executor's hook (xesim/exec/hooks.py; subscribed by :func:`xesim.api.make_engine` when the run
+configuration's ``grf`` is ``track`` or ``checked``: ``XESIM_GRF``, ``xesim run --stats``): every kernel op's step is
+wrapped (:func:`instrument`) so that, per kernel instance (one :class:`xesim.hw.regfile.RegisterFile` per subgroup,
+switched at each instance event, :class:`GrfLaunch`):
 
 * each result of a register type (integer/index/float scalars and vectors; ``i1`` predicates live in flag
   registers and are not modelled; descriptors and memrefs are not values in registers here) is allocated and
@@ -33,8 +34,9 @@ bytes (PVC 128 x 64 B), ``grf.count_large`` (256) in large-GRF mode.  With ``Eng
   not freed before it is redefined (xesim's kernels are structured; ``cf`` branches are rare).
 
 An allocation that does not fit is a spill: the value goes to an overflow area (the run goes on) and the op gets
-a warning once.  Per kernel the peak register use, where it peaked and the spills are collected in
-``engine.grf_stats`` (``xesim run --stats``, :func:`format_stats`).  :func:`ownership` answers, for any value of a
+a warning once.  Per kernel the peak register use, where it peaked and the spills are collected in the observer's
+``stats`` (``xesim run --stats``, :meth:`RegisterFileObserver.report`).  :meth:`RegisterFileObserver.ownership`
+answers, for any value of a
 recorded instance (every subgroup of workgroup (0, 0, 0) of a kernel's latest launch), which lane, register and
 byte hold each element.
 
@@ -45,12 +47,14 @@ execution per workgroup on whole-workgroup tiles) are not modelled: no subgroup 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from xesim.exec.hooks import Observer
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.values import dtype_of
 from xesim.hw.regfile import (
@@ -64,8 +68,8 @@ from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 
 MODES = ("off", "track", "checked")
 
-__all__ = ["MODES", "GrfLaunch", "KernelStats", "Layout", "Ownership", "dpas_layout", "format_stats",
-           "instrument", "large_grf_requested", "launch", "load_nd_layout", "ownership"]
+__all__ = ["MODES", "GrfLaunch", "KernelStats", "Layout", "Ownership", "RegisterFileObserver", "dpas_layout",
+           "instrument", "large_grf_requested", "load_nd_layout"]
 
 
 # --------------------------------------------------------------------------------------------------- layouts
@@ -404,17 +408,17 @@ class GrfLaunch:
     """The register files of one kernel launch (created by the launcher, :func:`launch`; ``activate`` is called
     whenever an instance starts or resumes, ``finish`` at the end of the launch)."""
 
-    def __init__(self, engine: Any, kernel: Any, name: str, level: str) -> None:
+    def __init__(self, observer: RegisterFileObserver, engine: Any, kernel: Any, name: str, level: str) -> None:
+        self.observer = observer
         self.engine = engine
         self.kernel = kernel
         self.level = level
-        self.checked = engine.config.grf == "checked"
+        self.checked = observer.checked
         self.large = bool(engine.config.large_grf) or large_grf_requested(engine.target, kernel)
         count = int(engine.target.grf.count_large if self.large else engine.target.grf.count)
-        stats = engine.grf_stats.get(name)
+        stats = observer.stats.get(name)
         if stats is None or stats.large_grf != self.large:
-            stats = engine.grf_stats[name] = KernelStats(name, count, int(engine.target.grf.register_bytes),
-                                                         self.large)
+            stats = observer.stats[name] = KernelStats(name, count, int(engine.target.grf.register_bytes), self.large)
         self.stats = stats
         self.instances: dict[tuple, _Instance] = {}
         self.workgroup: tuple | None = None
@@ -432,7 +436,7 @@ class GrfLaunch:
         self.current = inst
 
     def finish(self) -> None:
-        """Fold the statistics of the last workgroup's instances (returns None, for ``ks.grf = g.finish()``)."""
+        """Fold the statistics of the last workgroup's instances."""
         self._fold()
         self.current = None
 
@@ -447,7 +451,7 @@ class GrfLaunch:
                 st.spills += len(rf.spills)
                 st.spilled_instances += 1
             if key[0] == (0, 0, 0):
-                self.engine.grf_records[(id(self.kernel), key[1])] = inst.history
+                self.observer.records[(id(self.kernel), key[1])] = inst.history
         self.instances = {}
 
     def spilled(self, op: Any, place: Placement, nbytes: int, rf: RegisterFile) -> None:
@@ -468,18 +472,6 @@ class GrfLaunch:
                f"{rf.count} registers of {rf.register_bytes} bytes ({rf.live_registers} registers live with it; "
                f"spec/pvc-hardware.md §5){hint}")
         print(Diagnostic("warning", op.loc, msg).render(), file=self.engine.err)
-
-
-def launch(engine: Any, kernel: Any, name: str, level: str) -> GrfLaunch | None:
-    """The register files of a kernel launch, or None when the model is off or the kernel runs at workgroup
-    level."""
-    if engine.config.grf == "off":
-        return None
-    if level == "workgroup":
-        engine.grf_stats.setdefault(name, KernelStats(name, 0, 0, False, note="a workgroup-level kernel (whole-"
-                                                      "workgroup tiles): its subgroups' registers are not modelled"))
-        return None
-    return GrfLaunch(engine, kernel, name, level)
 
 
 def large_grf_requested(target: Any, kernel: Any) -> bool:
@@ -607,14 +599,13 @@ def _lane_stack(obj: Any, lanes: int, k: int, dt: np.dtype) -> np.ndarray:
     return out
 
 
-def instrument(op: Any, cx: Any, compiled: Any, is_term: bool) -> Any:
+def instrument(observer: RegisterFileObserver, op: Any, cx: Any, compiled: Any, is_term: bool) -> Any:
     """Wrap the step (or terminator) ``compiled`` of kernel op ``op`` with the register-file bookkeeping (module
-    docstring).  Called for every op of a ``gpu.func`` when ``engine.config.grf`` is not ``off``."""
+    docstring) of the observer's current launch."""
     plan = _plan(cx)
     if plan.level == "workgroup":
         return compiled
     live = plan.live
-    ks = cx.engine.kstate
     reads = []
     seen: set[int] = set()
     for v in op.operands:
@@ -673,7 +664,7 @@ def instrument(op: Any, cx: Any, compiled: Any, is_term: bool) -> Any:
 
     if is_term:
         def term(fr: list) -> tuple:
-            g = ks.grf
+            g = observer.launch
             if g is None:
                 return compiled(fr)
             inst = g.current
@@ -685,7 +676,7 @@ def instrument(op: Any, cx: Any, compiled: Any, is_term: bool) -> Any:
         return term
 
     def step(fr: list) -> None:
-        g = ks.grf
+        g = observer.launch
         if g is None:
             compiled(fr)
             return
@@ -724,44 +715,84 @@ class Ownership:
     spilled: bool
 
 
-def ownership(engine: Any, value: Any, subgroup: int = 0) -> Ownership:
-    """The ownership map of SSA ``value`` (a kernel value of register type) at its latest definition in subgroup
-    ``subgroup`` of workgroup (0, 0, 0) of the kernel's latest launch (run with ``grf_mode`` track or checked).
-    Raises KeyError when that instance never defined the value."""
-    func = value.owner_op if value.owner_op is not None else value.block.parent_op()
-    while func is not None and func.name != "gpu.func":
-        func = func.parent_op()
-    hist = engine.grf_records.get((id(func), subgroup)) if func is not None else None
-    if hist is None or value not in hist:
-        raise KeyError(f"no register-file record of {value!r} in subgroup {subgroup} (run with the register-file "
-                       "model on: XESIM_GRF=track or checked, or xesim run --stats)")
-    place, lay = hist[value]
-    reg, byte = np.divmod(place.offset + lay.offsets, place.register_bytes)
-    lane = (lay.offsets // lay.channel) % lay.lanes if lay.lanes else np.full(lay.offsets.shape, -1)
-    t = value.type
-    shape = tuple(t.shape) if isinstance(t, T.VectorType) else ()
-    if lay.kind == "simt":
-        shape = (lay.lanes, *shape)
-    return Ownership(lane.reshape(shape), reg.reshape(shape), byte.reshape(shape), lay.kind, place.spilled)
+class RegisterFileObserver(Observer):
+    """The register-file model as an observer of kernel launches (module docstring).  ``checked``: every read
+    compares the registers with the value; ``stats``: kernel name -> :class:`KernelStats`; ``records``: (kernel op
+    id, subgroup) -> value placements of workgroup (0, 0, 0), for :meth:`ownership`."""
 
+    name = "the register-file model (XESIM_GRF, --stats)"
+    per_instance = True
 
-def format_stats(engine: Any) -> str:
-    """The ``--stats`` report: per kernel the peak GRF use, the allocation that reached it and the spills."""
-    lines = ["xesim: register file (GRF) use per kernel (spec/pvc-hardware.md §5):"]
-    if not engine.grf_stats:
-        lines.append("  no kernel ran with the register-file model")
-    for st in engine.grf_stats.values():
-        if st.note:
-            lines.append(f"  {st.name}: {st.note}")
-            continue
-        mode = "large GRF" if st.large_grf else "GRF"
-        wg, sg = st.peak_where if st.peak_where else ((0, 0, 0), 0)
-        lines.append(f"  {st.name}: peak {st.peak} of {st.registers} registers ({mode}, {st.register_bytes} B each) "
-                     f"at {st.peak_label or '-'} in workgroup ({', '.join(map(str, wg))}) subgroup {sg}; "
-                     f"{st.instances} instance(s)")
-        if st.spills:
-            lines.append(f"    would spill: {st.spills} allocation(s) in {st.spilled_instances} instance(s) did "
-                         f"not fit, at {'; '.join(st.spill_ops)}")
-        else:
-            lines.append("    no spills")
-    return "\n".join(lines)
+    def __init__(self, checked: bool) -> None:
+        self.checked = checked
+        self.stats: dict[str, KernelStats] = {}
+        self.records: dict[tuple, Any] = {}
+        self.launch: GrfLaunch | None = None
+
+    def instrument(self, op: Any, cx: Any, step: Any, is_term: bool) -> Any:
+        if cx.func_op.name != "gpu.func":
+            return step
+        return instrument(self, op, cx, step, is_term)
+
+    def launch_begin(self, engine: Any, kernel: Any, name: str, level: str) -> None:
+        if level == "workgroup":  # one execution per workgroup on whole tiles: no subgroup thread holds the values
+            self.stats.setdefault(name, KernelStats(name, 0, 0, False, note="a workgroup-level kernel (whole-"
+                                                    "workgroup tiles): its subgroups' registers are not modelled"))
+            self.launch = None
+            return
+        self.launch = GrfLaunch(self, engine, kernel, name, level)
+
+    def launch_end(self, engine: Any) -> None:
+        if self.launch is not None:
+            self.launch.finish()
+            self.launch = None
+
+    def instance_begin(self, ks: Any) -> None:
+        if self.launch is not None:
+            self.launch.activate(ks)
+
+    def save(self) -> Any:
+        return copy.deepcopy(self.stats), dict(self.records)
+
+    def restore(self, state: Any) -> None:
+        self.stats, self.records = state
+
+    def ownership(self, value: Any, subgroup: int = 0) -> Ownership:
+        """The ownership map of SSA ``value`` (a kernel value of register type) at its latest definition in
+        subgroup ``subgroup`` of workgroup (0, 0, 0) of the kernel's latest launch.  Raises KeyError when that
+        instance never defined the value."""
+        func = value.owner_op if value.owner_op is not None else value.block.parent_op()
+        while func is not None and func.name != "gpu.func":
+            func = func.parent_op()
+        hist = self.records.get((id(func), subgroup)) if func is not None else None
+        if hist is None or value not in hist:
+            raise KeyError(f"no register-file record of {value!r} in subgroup {subgroup}")
+        place, lay = hist[value]
+        reg, byte = np.divmod(place.offset + lay.offsets, place.register_bytes)
+        lane = (lay.offsets // lay.channel) % lay.lanes if lay.lanes else np.full(lay.offsets.shape, -1)
+        t = value.type
+        shape = tuple(t.shape) if isinstance(t, T.VectorType) else ()
+        if lay.kind == "simt":
+            shape = (lay.lanes, *shape)
+        return Ownership(lane.reshape(shape), reg.reshape(shape), byte.reshape(shape), lay.kind, place.spilled)
+
+    def report(self) -> str:
+        """The ``--stats`` report: per kernel the peak GRF use, the allocation that reached it and the spills."""
+        lines = ["xesim: register file (GRF) use per kernel (spec/pvc-hardware.md §5):"]
+        if not self.stats:
+            lines.append("  no kernel ran with the register-file model")
+        for st in self.stats.values():
+            if st.note:
+                lines.append(f"  {st.name}: {st.note}")
+                continue
+            mode = "large GRF" if st.large_grf else "GRF"
+            wg, sg = st.peak_where if st.peak_where else ((0, 0, 0), 0)
+            lines.append(f"  {st.name}: peak {st.peak} of {st.registers} registers ({mode}, {st.register_bytes} B "
+                         f"each) at {st.peak_label or '-'} in workgroup ({', '.join(map(str, wg))}) subgroup {sg}; "
+                         f"{st.instances} instance(s)")
+            if st.spills:
+                lines.append(f"    would spill: {st.spills} allocation(s) in {st.spilled_instances} instance(s) "
+                             f"did not fit, at {'; '.join(st.spill_ops)}")
+            else:
+                lines.append("    no spills")
+        return "\n".join(lines)

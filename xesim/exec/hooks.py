@@ -1,0 +1,92 @@
+"""The one hook through which observers follow a run (ARCHITECTURE.md "One hook").
+
+The executor calls its observers at fixed points and imports none of them:
+
+* **ops** — every op of a function is compiled once into a step; each observer's :meth:`Observer.instrument`
+  may wrap that step (in subscription order).  This is where an observer sees an op execute, with the frame of
+  values it reads and writes: the register-file model places values in registers, the race detector records
+  footprints, a tracer records what ran;
+* **launches** — :meth:`Observer.launch_begin` / :meth:`Observer.launch_end` around each kernel launch,
+  :meth:`Observer.workgroup_begin` when a workgroup starts, :meth:`Observer.instance_begin` whenever a subgroup
+  instance starts or resumes (after another one ran);
+* **synchronisation** — :meth:`Observer.barrier` when every subgroup of the workgroup has passed a
+  ``gpu.barrier``, :meth:`Observer.arrive` / :meth:`Observer.acquire` for named-barrier phases.
+
+An observer that follows subgroups one at a time sets :attr:`Observer.per_instance`: launches then run their
+subgroups as coroutines (not in lockstep) in one process, so the instance events above describe each subgroup.
+``Engine.subscribe`` adds an observer; :func:`xesim.api.make_engine` subscribes the ones the run configuration
+asks for (``--check-races``, the register-file model), and anyone may write their own.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Observer:
+    """Base class of observers: every event does nothing by default."""
+
+    #: how reports name it ("the register-file model", "race detection (--check-races)")
+    name = "an observer"
+    #: the observer follows single subgroups: the launches it watches never batch and stay in one process
+    per_instance = False
+
+    def instrument(self, op: Any, cx: Any, step: Any, is_term: bool) -> Any:
+        """The step (``step(frame)``; for a terminator ``term(frame) -> (target, values)``) to run for ``op``
+        instead of ``step``, which may be None for ops without a run-time effect.  ``cx`` is the compiler (frame
+        slots of values: ``cx.slot(v)``; the function being compiled: ``cx.func_op``)."""
+        return step
+
+    def launch_begin(self, engine: Any, kernel: Any, name: str, level: str) -> None:
+        """A launch of ``kernel`` (``name``, program ``level``) starts; ``engine.kstate`` describes it."""
+
+    def launch_end(self, engine: Any) -> None:
+        """The launch ended (normally or with a fault)."""
+
+    def workgroup_begin(self, ks: Any) -> None:
+        """Workgroup ``ks.block_id`` starts."""
+
+    def instance_begin(self, ks: Any) -> None:
+        """Subgroup ``ks.subgroup_id`` of workgroup ``ks.block_id`` starts or resumes."""
+
+    def barrier(self, ks: Any) -> None:
+        """Every subgroup of the workgroup passed a ``gpu.barrier``."""
+
+    def arrive(self, ks: Any, subgroup: int, bid: int, phase: int) -> None:
+        """``subgroup`` signalled ``phase`` of named barrier ``bid``."""
+
+    def acquire(self, ks: Any, subgroup: int, bid: int, phase: int) -> None:
+        """``subgroup``'s wait for ``phase`` of named barrier ``bid`` returned."""
+
+    def save(self) -> Any:
+        """A copy of what the observer has gathered so far (the engine cross-check runs a launch twice and keeps
+        only the first run's observations: :meth:`restore` brings them back)."""
+        return None
+
+    def restore(self, state: Any) -> None:
+        """Return to ``state`` from :meth:`save`."""
+
+
+def per_instance_reason(engine: Any) -> str | None:
+    """The name of the first subscribed observer that follows subgroups one at a time, or None."""
+    return next((obs.name for obs in engine.observers if obs.per_instance), None)
+
+
+class SchedulerEvents:
+    """The coroutine scheduler's synchronisation events for the observers (subgroup ids instead of task
+    numbers); ``subgroups[i]`` is task ``i``'s subgroup id."""
+
+    def __init__(self, observers: list, ks: Any, subgroups: list[int]) -> None:
+        self.observers, self.ks, self.subgroups = observers, ks, subgroups
+
+    def barrier(self) -> None:
+        for obs in self.observers:
+            obs.barrier(self.ks)
+
+    def arrive(self, i: int, bid: int, phase: int) -> None:
+        for obs in self.observers:
+            obs.arrive(self.ks, self.subgroups[i], bid, phase)
+
+    def acquire(self, i: int, bid: int, phase: int) -> None:
+        for obs in self.observers:
+            obs.acquire(self.ks, self.subgroups[i], bid, phase)
