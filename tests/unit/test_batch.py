@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tests.conftest import run_xesim
-from xesim.exec import batch
+from xesim.exec import batch, blocks
 
 ROOT = Path(__file__).resolve().parents[2]
 #: programs whose subgroups race on purpose (the negative examples of --check-races): their result depends on the
@@ -342,20 +342,20 @@ def test_threaded_block_copies_move_the_same_units() -> None:
     flat = rng.integers(0, 2**16, 64 * 200, dtype=np.uint16)
     start = np.array([64 * r + c for r, c in rng.integers(0, 40, (7, 2))], np.int64)
     want = np.empty((7, 5, 9), np.uint16)
-    batch._gather_blocks(flat, start, 64, want)
+    blocks._gather_blocks(flat, start, 64, want)
     assert (want[3, 2] == flat[start[3] + 2 * 64:start[3] + 2 * 64 + 9]).all()  # row 2 of block 3, by hand
     for chunks in (1, 2, 3, 7):
         got = np.empty_like(want)
-        batch._copy_blocks_parallel(flat, start, 64, got, False, 2, chunks)
+        blocks._copy_blocks_parallel(flat, start, 64, got, False, 2, chunks)
         np.testing.assert_array_equal(got, want)
     starts = np.arange(7, dtype=np.int64) * 640 + 3  # disjoint blocks
     tiles = rng.integers(0, 2**16, (7, 5, 9), dtype=np.uint16)
     ref = flat.copy()
-    batch._scatter_blocks(ref, starts, 64, tiles)
+    blocks._scatter_blocks(ref, starts, 64, tiles)
     assert (ref[starts[6] + 4 * 64:starts[6] + 4 * 64 + 9] == tiles[6, 4]).all()
     for chunks in (2, 3, 7):
         got = flat.copy()
-        batch._copy_blocks_parallel(got, starts, 64, tiles, True, 2, chunks)
+        blocks._copy_blocks_parallel(got, starts, 64, tiles, True, 2, chunks)
         np.testing.assert_array_equal(got, ref)
 
 
@@ -370,10 +370,12 @@ SLICES = """      %v = xegpu.load_nd %ti[%r, %c] : !xegpu.tensor_desc<8x16xf32> 
 
 def test_static_vector_slicing_is_batched_and_exact(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """vector.extract / insert / extract_strided_slice / insert_strided_slice with static positions run once on
-    the batch's stack (xesim/exec/batch_vector.py), not once per instance, with the per-instance result."""
+    the batch's stack (xesim/exec/ops/vector.py along_axis_read/write), not once per instance, with the per-instance result."""
+    from xesim.exec import axis
+
     calls = []
-    each = batch.run_each
-    monkeypatch.setattr(batch, "run_each", lambda *a: calls.append(a) or each(*a))
+    each = axis.run_per_slot
+    monkeypatch.setattr(axis, "run_per_slot", lambda *a, **k: calls.append(a) or each(*a, **k))
     ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(SLICES))
     assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
     per_instance_calls = len(calls)
@@ -396,9 +398,11 @@ DESC_OFFSETS = """      %ti2 = xegpu.create_nd_tdesc %in[%r, %c] : memref<32x32x
 def test_descriptors_that_differ_only_in_offsets_are_made_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """create_nd_tdesc with per-instance offsets (the legacy form) builds instance 0's descriptor and the
     others' offsets, not one descriptor per instance; the result is the per-instance one."""
+    from xesim.exec import axis
+
     calls = []
-    each = batch.run_each
-    monkeypatch.setattr(batch, "run_each", lambda *a: calls.append(a) or each(*a))
+    each = axis.run_per_slot
+    monkeypatch.setattr(axis, "run_per_slot", lambda *a, **k: calls.append(a) or each(*a, **k))
     ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(DESC_OFFSETS))
     assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
     assert calls == []
@@ -408,7 +412,7 @@ def test_descriptors_that_differ_only_in_offsets_are_made_once(tmp_path: Path, m
 
 def test_dpas_ops_sharing_a_b_fragment_decode_it_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The VC GEMM of tools/bench_programs.py: eight DPAS per K step share two B fragments, so a batched step
-    unpacks and decodes B twice, not eight times (xesim/exec/batch.py ``_RECENT_B``, ``dpas(b_token=...)``);
+    unpacks and decodes B twice, not eight times (xesim/exec/ops/xegpu_dpas.py ``_RECENT_B``, ``dpas(b_token=...)``);
     the output is the exact product's and the one without batching."""
     import importlib.util
 
@@ -462,11 +466,11 @@ def test_vc_dpas_unpacks_each_distinct_b_tile_once(monkeypatch: pytest.MonkeyPat
 def test_vc_dpas_reads_its_operands_where_the_loads_put_them(monkeypatch: pytest.MonkeyPatch) -> None:
     """The VC GEMM cuts its DPAS operands out of loaded tiles with vector.extract_strided_slice / extract: each
     instance's part is contiguous, so the batched ops hand views of the loads' stacks to DPAS (strided over
-    instances), which reads A as it is -- no copy on the way (xesim/exec/batch_vector.py ``_read``,
+    instances), which reads A as it is -- no copy on the way (xesim/exec/ops/vector.py ``along_axis_read``,
     xesim/numerics/dpas.py ``_bits3``); the output is the exact product's."""
     import importlib.util
 
-    from xesim.exec import batch_vector
+    from xesim.exec.ops import vector as batch_vector
     from xesim.numerics import dpas as dpas_mod
 
     spec = importlib.util.spec_from_file_location("bench_programs", ROOT / "tools" / "bench_programs.py")
@@ -509,7 +513,7 @@ def test_lane_fragments_reach_dpas_without_being_gathered(monkeypatch: pytest.Mo
     (``Varying.permuted``); the DPAS composes the indices (here to the identity) and takes its operands straight
     from the matrices, so the only fragment stack ever gathered is the final accumulator the store writes.  The
     output is the unbatched one."""
-    from xesim.exec.lanes import Varying
+    from xesim.exec.axis import Varying
 
     made: list = []
     real = Varying.permuted.__func__
@@ -573,8 +577,8 @@ def test_dpas_matrix_of_permuted_fragments(operand: str) -> None:
     """``_FragmentsToMatrix.of_value`` on ``Varying.permuted(base, index)`` with an arbitrary index equals the
     layout's own scatter of the gathered fragments (spec/pvc-hardware.md §3.4); with the index the layout's
     own map it is ``base`` itself, without a copy."""
-    from xesim.exec.lanes import Varying
-    from xesim.exec.ops.lane_xegpu import _FragmentsToMatrix
+    from xesim.exec.axis import Varying
+    from xesim.exec.ops.xegpu_dpas import _FragmentsToMatrix
     from xesim.hw.layout import DpasLayout
 
     layout = DpasLayout(8, 16, 16)
@@ -602,15 +606,15 @@ def test_lane_offsets_of_a_loop_are_grouped_once(monkeypatch: pytest.MonkeyPatch
     column) are checked and grouped once per batch, not at every load of the loop (``group_ints`` keeps the
     last values it saw); the output is the unbatched one."""
     calls: list = []
-    real = batch._group_ints
-    monkeypatch.setattr(batch, "_group_ints", lambda *a: calls.append(a[1:]) or real(*a))
+    real = blocks._group_ints
+    monkeypatch.setattr(blocks, "_group_ints", lambda *a: calls.append(a[1:]) or real(*a))
     path = str(ROOT / "examples" / "lane_gemm_f16.mlir")
     ref, _ = _run(["run", path], monkeypatch, batched=False)
     calls.clear()
     got, stats = _run(["run", path], monkeypatch, batched=True)
     assert got == ref and ref[0] == 0 and stats["batched"] == 1 and stats["fallback"] == 0
     assert calls == [(8, 16), (8, 16)]  # %m and %n of the 8 subgroups; the loads of 2 K steps and the store reuse them
-    assert not batch._RECENT_GROUPS  # released at the end of the batch
+    assert not blocks._RECENT_GROUPS  # released at the end of the batch
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -626,5 +630,5 @@ def test_block_start_statistics_match_numpy(seed: int) -> None:
     offs = np.stack([base, base[::-1]], axis=1).astype(np.int64)
     for v in (offs[:, 0], offs[:, 1], np.broadcast_to(offs[0], (n, 2))[:, 0]):
         want_res = int(v[0] % mod) if (v % mod == v[0] % mod).all() else -1
-        assert batch._stats(v, mod) == (int(v.min()), int(v.max()), want_res)
-    assert batch._stats(-37, 16) == (-37, -37, 11)
+        assert blocks._stats(v, mod) == (int(v.min()), int(v.max()), want_res)
+    assert blocks._stats(-37, 16) == (-37, -37, 11)

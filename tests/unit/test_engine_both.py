@@ -78,11 +78,11 @@ def _copy(print_tile: bool = False):
 def _break_direct_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """The direct in-bounds block-load path returns its tile with the last element off by +1 (subgroups run one
     by one, so the launch takes this path whatever XESIM_GRF says: batched execution gathers differently)."""
-    from xesim.exec.ops import xegpu as X
+    from xesim.exec import blocks as X
 
     monkeypatch.setenv("XESIM_BATCH", "1")
 
-    orig = X._load_2d_memory
+    orig = X.load_2d_memory
 
     def broken(engine, op, plan, d, x, y, rows, cols, mdt):
         out = orig(engine, op, plan, d, x, y, rows, cols, mdt)
@@ -91,14 +91,14 @@ def _break_direct_load(monkeypatch: pytest.MonkeyPatch) -> None:
             out[-1, -1] += 1
         return out
 
-    monkeypatch.setattr(X, "_load_2d_memory", broken)
+    monkeypatch.setattr(X, "load_2d_memory", broken)
 
 
 def _break_scalar_clone(monkeypatch: pytest.MonkeyPatch) -> None:
     """Lane-level scalar float ops computed for all lanes at once (the vector clone) give results off by +1."""
-    from xesim.exec import lanes
+    from xesim.exec import axis
 
-    orig = lanes._scalar_clone
+    orig = axis.scalar_clone
 
     def broken(op, cx, n):
         got = orig(op, cx, n)
@@ -114,7 +114,7 @@ def _break_scalar_clone(monkeypatch: pytest.MonkeyPatch) -> None:
 
         return wrong, ins, outs, dts
 
-    monkeypatch.setattr(lanes, "_scalar_clone", broken)
+    monkeypatch.setattr(axis, "scalar_clone", broken)
 
 
 # ----------------------------------------------------------------------------------------- broken fast paths
@@ -167,15 +167,15 @@ def test_reference_engine_never_takes_the_lane_fast_paths(monkeypatch) -> None:
 
 
 def test_both_reports_a_printed_output_difference_first(monkeypatch, engine_both) -> None:
-    from xesim.exec.ops import xegpu as X
+    from xesim.exec import blocks as X
 
-    orig = X._load_2d_memory
+    orig = X.load_2d_memory
 
     def broken(engine, op, plan, d, x, y, rows, cols, mdt):
         out = orig(engine, op, plan, d, x, y, rows, cols, mdt)
         return out + 1 if not engine.config.kernel_reference else out
 
-    monkeypatch.setattr(X, "_load_2d_memory", broken)
+    monkeypatch.setattr(X, "load_2d_memory", broken)
     with pytest.raises(DiagnosticError) as info:
         _copy(print_tile=True)
     # workgroup 0 prints a[0, 0] = 0, the broken path 1
@@ -184,8 +184,8 @@ def test_both_reports_a_printed_output_difference_first(monkeypatch, engine_both
 
 
 def test_both_reports_a_fault_difference(monkeypatch, engine_both) -> None:
+    from xesim.exec import blocks as X
     from xesim.exec.interpreter import ExecFault
-    from xesim.exec.ops import xegpu as X
 
     def broken(engine, d, x, y, v, isz):
         if engine.config.kernel_reference:
@@ -194,7 +194,7 @@ def test_both_reports_a_fault_difference(monkeypatch, engine_both) -> None:
 
 
     monkeypatch.setenv("XESIM_BATCH", "1")  # the per-subgroup store path, whatever XESIM_GRF says
-    monkeypatch.setattr(X, "_store_in_place", broken)
+    monkeypatch.setattr(X, "store_in_place", broken)
     with pytest.raises(DiagnosticError) as info:
         _copy()
     msg = info.value.render()

@@ -233,7 +233,7 @@ def test_load_nd_modes_equal_the_whole_tile_definition(y: int, x: int) -> None:
 @pytest.mark.parametrize("y,x", [(0, 0), (8, 16), (16, 2)])
 def test_direct_in_bounds_loads_equal_the_message_model(monkeypatch: pytest.MonkeyPatch, y: int, x: int) -> None:
     """In-bounds tiles are read straight from memory; the per-message GRF model must give the same values."""
-    from xesim.exec.ops import xegpu as X
+    from xesim.exec import blocks as X
 
     s = f16_surface(48, 64, seed=y + x)
     fast = run(LOAD_SRC, s, y, x).values
@@ -261,7 +261,7 @@ def test_store_nd_equals_the_message_model_and_the_definition(monkeypatch: pytes
     """A 24x40 f16 tile needs several store messages (at most 8 rows, 64 bytes wide); in-bounds tiles are written
     straight to memory, the others message by message: both must leave memory as the definition says (in-surface
     elements written, the rest dropped, spec/pvc-hardware.md §1.4)."""
-    from xesim.exec.ops import xegpu as X
+    from xesim.exec import blocks as X
 
     base = f16_surface(48, 64, seed=3)
     tile = f16_surface(24, 40, seed=4)

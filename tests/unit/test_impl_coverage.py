@@ -1,8 +1,6 @@
 """Every op defined in isa/dialects has execution semantics (an @impl), and every @impl has a definition
-(ARCHITECTURE.md principle 1; issue 3 section 1).  The subgroup-collective gpu.shuffle is implemented by the
-SIMT issue (5); until then it is listed here explicitly so this test names anything else that is missing.
-(xegpu ops whose semantics belong to later issues — lane-level forms, dpas_mx — have implementations that
-raise a located "not supported yet" error.)"""
+(ARCHITECTURE.md principle 1; issue 3 section 1).  (xegpu ops whose semantics belong to later issues — dpas_mx —
+have implementations that raise a located "not supported yet" error.)"""
 
 from __future__ import annotations
 
@@ -11,7 +9,7 @@ from xesim.exec.registry import IMPLS
 from xesim.ir.opdefs import load_registry
 
 PENDING_DIALECTS: set[str] = set()
-PENDING_OPS = {"gpu.shuffle"}  # issue 5: needs the lane axis
+PENDING_OPS: set[str] = set()
 
 
 def test_every_defined_op_is_implemented() -> None:

@@ -1,10 +1,10 @@
 """``XESIM_ENGINE=both`` for kernels: every launch runs with the fast paths and again on the reference paths, and
 the first difference is a located error (issue 7 §4, ARCHITECTURE.md "Performance").
 
-The kernel fast paths (direct in-bounds 2D block loads/stores in :mod:`xesim.exec.ops.xegpu`, the lane-level
-vector-clone / stacked / vectorised-memref paths of :mod:`xesim.exec.lanes` and :mod:`xesim.exec.ops.lane_memref`,
-batched execution in :mod:`xesim.exec.batch`) consult ``engine.config.kernel_reference``: when it is true they take the
-reference path (the block model message by message, one lane at a time, one instance at a time).  DPAS has a
+The kernel fast paths (direct in-bounds 2D block loads/stores of :mod:`xesim.exec.blocks`, the stacked / vector-clone
+forms of :func:`xesim.exec.axis.lift`, the gathers of :mod:`xesim.exec.ops.memref`, batched execution in
+:mod:`xesim.exec.batch`) consult ``engine.config.kernel_reference``: when it is true they take the reference path (the
+block model message by message, one slot at a time, one instance at a time).  DPAS has a
 single implementation (the numba model of :mod:`xesim.numerics.dpas`), so it is the same in both runs.
 ``XESIM_ENGINE=reference`` sets it for the whole run; under ``both`` :func:`launch` does, for each launch:
 

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from xesim.config import RunConfig
 from xesim.diagnostics import Diagnostic, DiagnosticError
 from xesim.exec.hooks import Observer
-from xesim.exec.registry import IMPLS
+from xesim.exec.registry import AXIS, IMPLS
 from xesim.hw.memory import AddressSpace, MemoryFault
 from xesim.ir.core import Block, Module, Operation, Region, Value
 
@@ -111,11 +111,17 @@ def run_region(cr: CompiledRegion, fr: list, args: tuple | list = ()) -> tuple:
 
 
 class Compiler:
-    """Compiles one function-like op (func.func / gpu.func) into closures; hands out frame slots."""
+    """Compiles one function-like op (func.func / gpu.func) into closures; hands out frame slots.
 
-    def __init__(self, engine: Engine, func_op: Operation) -> None:
+    ``width`` is the number of instance slots the code runs for (:mod:`xesim.exec.axis`; 1 for host code and one
+    subgroup at the SG, VC and WG levels) and ``group`` the slots per subgroup (the subgroup size at lane level,
+    else 1)."""
+
+    def __init__(self, engine: Engine, func_op: Operation, width: int = 1, group: int = 1) -> None:
         self.engine = engine
         self.func_op = func_op
+        self.width = width
+        self.group = group
         self._slots: dict[int, int] = {}
         self.nslots = 0
         self.block_index: dict[int, int] = {}
@@ -164,8 +170,17 @@ class Compiler:
         return cr
 
     def compile_op(self, op: Operation, is_term: bool) -> Any:
-        """The step (or terminator) of one op from its ``@impl`` compile function (overridden by the lane-level
-        compiler, :class:`xesim.exec.lanes.LaneCompiler`)."""
+        """The step (or terminator) of one op: its ``@impl``, lifted onto the instance axis when the code runs for
+        several slots and the implementation is written for one instance (:func:`xesim.exec.axis.lift`)."""
+        step = self.compile_one(op)
+        if self.width == 1 or step is None or is_term or op.name in AXIS:
+            return step
+        from xesim.exec.axis import lift
+
+        return lift(op, self, step)
+
+    def compile_one(self, op: Operation) -> Any:
+        """The op's own implementation, as registered (no lifting)."""
         fn = IMPLS.get(op.name)
         if fn is None:
             raise DiagnosticError(Diagnostic("error", op.loc, f"'{op.name}' op has no execution semantics in xesim yet"))
@@ -178,14 +193,9 @@ class Compiler:
 class FunctionCode:
     """A compiled function: call it with argument values, get its results."""
 
-    def __init__(self, engine: Engine, func_op: Operation, lane: bool = False) -> None:
+    def __init__(self, engine: Engine, func_op: Operation, width: int = 1, group: int = 1) -> None:
         self.func_op = func_op
-        if lane:
-            from xesim.exec.lanes import LaneCompiler
-
-            cx: Compiler = LaneCompiler(engine, func_op)
-        else:
-            cx = Compiler(engine, func_op)
+        cx = Compiler(engine, func_op, width, group)
         self.body = cx.compile_region(func_op.regions[0])
         self.nslots = cx.nslots
 
@@ -212,14 +222,17 @@ class KernelState:
         self.block_id = (0, 0, 0)
         self.thread_id = (0, 0, 0)
         self.subgroup_id = 0
-        self.lane_id: int | None = 0  # lane-level kernels: the lane an op executes for (None: all active lanes)
-        self.lane_mask: tuple[int, ...] = ()  # lane-level kernels: the active lanes (xesim/exec/lanes.py)
-        self.full_mask: tuple[int, ...] = ()  # lane-level kernels: the lanes the subgroup was launched with
-        # lane-level kernels: lane slots of the values and subgroups run together (xesim/exec/batch.py runs B
-        # subgroups at once: B x subgroup_size slots, subgroup b's lane l at b * subgroup_size + l)
-        self.lane_count = 16
-        self.lane_batch = 1
-        self.lane_groups: Any = None  # batched lane level: (block ids [B, 3], subgroup ids [B])
+        # The instance axis of the executing code (xesim/exec/axis.py): a kernel value is uniform or a Varying of
+        # ``slots`` items, one per instance the level forms -- a subgroup (SG, VC), a workgroup (WG), a work-item
+        # (lane level: ``group`` = 16 slots per subgroup) -- for ``groups`` subgroups (or workgroups) at once.
+        self.slots = 16
+        self.group = 16  # slots per subgroup: the subgroup size at lane level, 1 when a slot is a whole subgroup
+        self.groups = 1
+        self.mask: tuple[int, ...] = ()  # the active slots
+        self.full: tuple[int, ...] = ()  # the slots launched (a partial last subgroup has fewer lanes)
+        self.slot: int | None = 0  # the slot an op executes for one at a time (None: all active), for messages
+        self.group_ids: Any = None  # the groups' (block ids [G, 3], subgroup ids [G], first work-items [G])
+        self.masks = True  # divergent control flow narrows the mask (False: a lockstep batch stops, Diverged)
         self.num_subgroups = 1
         self.subgroup_size = 16
         self.slm: AddressSpace | None = None
@@ -241,10 +254,10 @@ class KernelState:
         parts = [f"kernel {self.kernel_name}", f"workgroup ({', '.join(map(str, self.block_id))})",
                  f"subgroup {self.subgroup_id}"]
         if self.level == "lane":
-            if self.lane_id is not None:
-                parts.append(f"lane {self.lane_id}")
-            elif self.lane_mask != self.full_mask:
-                parts.append(f"active lanes {list(self.lane_mask)}")
+            if self.slot is not None:
+                parts.append(f"lane {self.slot}")
+            elif self.mask != self.full:
+                parts.append(f"active lanes {list(self.mask)}")
         return ", ".join(parts)
 
 
@@ -270,7 +283,7 @@ class Engine:
         self.observers: list[Observer] = []  # who follows the run through the hook (xesim/exec/hooks.py)
         self.memory = AddressSpace("global")
         self.kstate = KernelState()
-        self._code: dict[tuple[int, bool], FunctionCode] = {}
+        self._code: dict[tuple[int, int, int], FunctionCode] = {}
         self.rng = None
 
     def subscribe(self, observer: Observer) -> Observer:
@@ -305,12 +318,12 @@ class Engine:
         d = Diagnostic("warning", op.loc, f"'{op.name}' op {message}")
         print(d.render(), file=self.err)
 
-    def function_code(self, func_op: Operation, lane: bool = False) -> FunctionCode:
-        """The compiled function (``lane``: compiled for lane-level execution, :mod:`xesim.exec.lanes`)."""
-        key = (id(func_op), lane)
+    def function_code(self, func_op: Operation, width: int = 1, group: int = 1) -> FunctionCode:
+        """The function compiled for ``width`` instance slots, ``group`` per subgroup (:class:`Compiler`)."""
+        key = (id(func_op), width, group)
         code = self._code.get(key)
         if code is None:
-            code = self._code[key] = FunctionCode(self, func_op, lane)
+            code = self._code[key] = FunctionCode(self, func_op, width, group)
         return code
 
     def lookup(self, path: tuple[str, ...]) -> Operation | None:

@@ -4,7 +4,7 @@ Ids follow spec/programs-and-runner.md §3.2.  The program level decides what on
 (ARCHITECTURE.md "Program levels"):
 
 * ``lane``: one execution per subgroup of 16 work-items with per-lane values and an active-lane mask
-  (:mod:`xesim.exec.lanes`): plain gpu code and SIMT XeGPU code (fragments, collective block loads / DPAS /
+  (:mod:`xesim.exec.axis`): plain gpu code and SIMT XeGPU code (fragments, collective block loads / DPAS /
   shuffles);
 * ``subgroup`` (SG): one execution per subgroup (XeGPU ops on whole subgroup tiles); ``gpu.thread_id`` then reads
   the ids of the subgroup's first work-item;
@@ -23,6 +23,8 @@ barrier ops) is reported as a deadlock naming each instance's position.
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.values import MemRefValue, identity_strides, storage_bytes
@@ -139,7 +141,6 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
         for note in wgx.id_notes(kernel):
             if note not in engine.assumption_notes:
                 engine.assumption_notes.append(note)
-    code = engine.function_code(kernel, lane=level == "lane")
     entry = kernel.regions[0].blocks[0]
     n_in = len(ft.inputs)
     n_wg_attr = kernel.attributes.get("workgroup_attributions")
@@ -150,6 +151,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     bx, by, bz = block
     threads = bx * by * bz
     sg = engine.target.subgroup.size
+    code = engine.function_code(kernel, sg, sg) if level == "lane" else engine.function_code(kernel)
     slm_bytes = engine.target.slm.bytes_per_workgroup
     max_wi = engine.target.workgroup.max_work_items
     if threads > max_wi:
@@ -165,7 +167,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
         num_sg = (threads + sg - 1) // sg
         wgx.check_launch(kernel, num_sg)
         instances = [(0, 0, 0)]
-    else:  # lane level: one execution per subgroup, lanes as an axis of the values (xesim/exec/lanes.py)
+    else:  # lane level: one execution per subgroup, lanes as an axis of the values (xesim/exec/axis.py)
         num_sg = (threads + sg - 1) // sg
         instances = [(s * sg, s, min(sg, threads - s * sg)) for s in range(num_sg)]
     # Coroutines when the kernel synchronises (barriers, named barriers, fences as yield points) or when a
@@ -230,16 +232,21 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
 
 def _activate(ks: Any, inst: tuple, bx: int, by: int, observers: list) -> None:
     """Make ``inst`` = (linear id of its first work-item, subgroup id, lanes) the executing instance; ``lanes``
-    is the number of work-items of a lane-level subgroup (0 at the VC/SG levels)."""
+    is the number of work-items of a lane-level subgroup (0 at the VC/SG levels).  Its code runs with one subgroup
+    on the instance axis (:mod:`xesim.exec.axis`): 16 lane slots at lane level, else one slot."""
     lin, sgid, lanes = inst
     ks.thread_id = (lin % bx, (lin // bx) % by, lin // (bx * by))
     ks.subgroup_id = sgid
+    ks.group_ids = (np.array([ks.block_id], np.int64), np.array([sgid], np.int64), np.array([lin], np.int64))
+    ks.groups = 1
     if ks.level == "lane":
-        ks.lane_id = None
-        ks.full_mask = ks.lane_mask = tuple(range(lanes))
-        ks.lane_count, ks.lane_batch, ks.lane_groups = ks.subgroup_size, 1, None
+        ks.slot = None
+        ks.slots = ks.group = ks.subgroup_size
+        ks.full = ks.mask = tuple(range(lanes))
     else:
-        ks.lane_id = 0
+        ks.slot = 0
+        ks.slots = ks.group = 1
+        ks.full = ks.mask = (0,)
     for obs in observers:
         obs.instance_begin(ks)
 

@@ -1,10 +1,14 @@
-"""``@impl("dialect.op")``: registers the compile function giving an op its semantics.
+"""``@impl("dialect.op")``: registers the compile function giving an op its semantics (one per op).
 
-A compile function ``fn(op, cx) -> step`` receives the op and the :class:`xesim.exec.interpreter.Compiler`
-and returns ``step(frame)`` (or ``None`` for ops without a run-time effect); for terminators it returns
-``term(frame) -> (target_block_index | None, values)``.  Plug points for later issues (XeGPU ops) are the
-same: an implementation reads ``cx.engine`` (memory, target parameters, output) and
-``cx.engine.kstate`` (the executing workgroup / subgroup / lane ids, its SLM).
+A compile function ``fn(op, cx) -> step`` receives the op and the :class:`xesim.exec.interpreter.Compiler` and
+returns ``step(frame)`` (or ``None`` for ops without a run-time effect); for terminators it returns
+``term(frame) -> (target_block_index | None, values)``.  An implementation reads ``cx.engine`` (memory, target
+parameters, output, run configuration) and ``cx.engine.kstate`` (the executing workgroup, its instances and their
+ids, its SLM).
+
+``axis=True`` declares that the step handles the instance axis itself (:mod:`xesim.exec.axis`: operands may be
+:class:`~xesim.exec.axis.Varying`, ``kstate.mask`` names the active slots); any other implementation is written for
+one instance and the compiler lifts it onto the axis (:func:`xesim.exec.axis.lift`).
 """
 
 from __future__ import annotations
@@ -13,14 +17,18 @@ from collections.abc import Callable
 from typing import Any
 
 IMPLS: dict[str, Callable[[Any, Any], Any]] = {}
+#: ops whose implementation handles the instance axis itself
+AXIS: set[str] = set()
 
 
-def impl(*names: str):
+def impl(*names: str, axis: bool = False):
     def wrap(fn):
         for name in names:
             if name in IMPLS:
                 raise ValueError(f"duplicate implementation of {name}")
             IMPLS[name] = fn
+            if axis:
+                AXIS.add(name)
         return fn
 
     return wrap

@@ -448,22 +448,22 @@ def instrument(observer: RaceObserver, op: Any, cx: Any, step: Any) -> Any:
 
 
 def _lanewise(op: Any, cx: Any, fp: Any) -> Any:
-    """At the lane level (xesim/exec/lanes.py) an operand may vary between lanes: the footprint is then the
+    """At the lane level (xesim/exec/axis.py) an operand may vary between lanes: the footprint is then the
     union of every active lane's footprint computed with that lane's operand values (as the op executes per
     lane); with uniform operands the op executes once and so is its footprint computed."""
     slots = list(dict.fromkeys(cx.slots(op.operands)))
     ks = cx.engine.kstate
 
     def fp_lanes(fr: list) -> list:
-        from xesim.exec.lanes import Varying
+        from xesim.exec.axis import Varying
 
-        varying = [s for s in slots if type(fr[s]) is Varying]
+        varying = [s for s in slots if isinstance(fr[s], Varying)]
         if not varying:
             return fp(fr)
         saved = [fr[s] for s in varying]
         out: list = []
         try:
-            for i in ks.lane_mask:
+            for i in ks.mask:
                 for s, v in zip(varying, saved):
                     fr[s] = v.lanes[i]
                 out += fp(fr)
@@ -565,7 +565,8 @@ def _fp_block(op: Any, cx: Any):
     """load_nd / store_nd: the in-surface elements of the block (2-D: ``rows x (array_length * cols)`` for
     loads, ``rows x cols`` for stores at [y, x]; 1-D: ``array_length * width`` elements at x); out-of-surface
     elements are not accessed (spec/pvc-hardware.md §1.4)."""
-    from xesim.exec.ops.xegpu import _offsets_getter, _operand
+    from xesim.exec.ops.xegpu import _operand
+    from xesim.exec.ops.xegpu_block import offsets_getter as _offsets_getter
 
     load = op.name == "xegpu.load_nd"
     td_v = _operand(op, "TensorDesc")
@@ -610,7 +611,8 @@ def _scatter_bits(engine: Any, space: Any) -> int:
 
 def _fp_scatter(op: Any, cx: Any):
     """xegpu.load / store: ``chunk`` elements at every enabled lane's address (spec/pvc-hardware.md §2.1)."""
-    from xesim.exec.ops.xegpu import _mask_getter, _operand, _scatter_operands
+    from xesim.exec.ops.xegpu import _operand
+    from xesim.exec.ops.xegpu_scatter import _mask_getter, _scatter_operands
     from xesim.hw.scatter import lane_addresses
 
     load = op.name == "xegpu.load"
@@ -636,7 +638,8 @@ def _fp_scatter(op: Any, cx: Any):
 def _fp_scatter_lane(op: Any, cx: Any, load: bool, vt: Any):
     """SIMT xegpu.load / store with one scalar offset (and mask) per lane: evaluated per lane by
     :func:`_lanewise`, so the operands here are one lane's: ``chunk`` elements at ``base + offset``."""
-    from xesim.exec.ops.xegpu import _elem_info, _operand, _scatter_source
+    from xesim.exec.ops.xegpu import _elem_info, _operand
+    from xesim.exec.ops.xegpu_scatter import _scatter_source
     from xesim.hw.scatter import lane_addresses
 
     src = _operand(op, "source" if load else "dest")
@@ -663,7 +666,8 @@ def _fp_scatter_lane(op: Any, cx: Any, load: bool, vt: Any):
 
 def _fp_atomic(op: Any, cx: Any):
     """xegpu.atomic_rmw: every enabled lane's ``chunk`` elements (the mask as the implementation applies it)."""
-    from xesim.exec.ops.xegpu import _mask_getter, _operand
+    from xesim.exec.ops.xegpu import _operand
+    from xesim.exec.ops.xegpu_scatter import _mask_getter
     from xesim.hw.atomics import atomic_lane_mask
     from xesim.hw.scatter import lane_addresses
 

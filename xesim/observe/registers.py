@@ -15,7 +15,7 @@ switched at each instance event, :class:`GrfLaunch`):
     into (:func:`xesim.hw.block2d.split_tile`), one after another, with their padding (:func:`load_nd_layout`);
   - SG/VC level ``xegpu.dpas`` result with 32-bit elements: the §3.3 C/D layout, one row per register, the tile
     cut into column blocks of the execution size (:func:`dpas_layout`);
-  - lane level: a per-lane value (:class:`~xesim.exec.lanes.Varying`) or a vector every lane holds is SIMT
+  - lane level: a per-lane value (:class:`~xesim.exec.axis.Varying`) or a vector every lane holds is SIMT
     fragments, lane ``i`` component ``k`` at element slot ``k·16 + i`` (§1.6);
   - uniform scalars: one element slot (aligned to its size);
   - other vectors: row-major, starting on a register boundary.
@@ -148,7 +148,7 @@ def load_nd_layout(op: Any, target: Any) -> Layout | None:
     hardware message of the tile (:func:`xesim.hw.block2d.split_tile`, as the op issues them), one after the
     other, each starting on a register boundary, with its padding.  The value conventions (plain, ``packed``
     VNNI, transposed, narrow transposed as 32-bit units, ``array_length``) are those of
-    :func:`xesim.exec.ops.xegpu.compile_load_nd`.  None when the op is not such a load."""
+    :class:`xesim.exec.ops.xegpu_block.BlockLoad`.  None when the op is not such a load."""
     from xesim.exec.ops.memref import int_list_attr
     from xesim.hw.block2d import split_tile
     from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
@@ -493,11 +493,10 @@ class _Plan:
     """Compile-time facts of one kernel function: its level, liveness, labels and static layouts."""
 
     def __init__(self, cx: Any) -> None:
-        from xesim.exec.lanes import LaneCompiler
         from xesim.exec.launcher import classify_kernel
 
         self.level = classify_kernel(cx.func_op)[0]
-        self.lane = isinstance(cx, LaneCompiler)
+        self.lane = cx.group > 1
         self.live = _Liveness(cx.func_op)
         self.target = cx.engine.target
         self.lanes = int(self.target.subgroup.size)
@@ -568,12 +567,12 @@ def _describer(plan: _Plan, v: Any) -> Callable[[Any], tuple[Layout, np.ndarray]
         shape, k = (), 1
     scal = scalar_layout(dt)
     if plan.lane:
-        from xesim.exec.lanes import Varying
+        from xesim.exec.axis import Varying
 
         simt = simt_layout(lanes, k, dt)
 
         def lane_desc(obj: Any) -> tuple[Layout, np.ndarray]:
-            if type(obj) is Varying:
+            if isinstance(obj, Varying):
                 return simt, _lane_stack(obj, lanes, k, dt)
             if shape or isinstance(obj, np.ndarray):
                 a = np.asarray(obj, dtype=dt).reshape(1, k)

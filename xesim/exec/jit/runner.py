@@ -186,6 +186,7 @@ class _MiniCompiler:
 
     def __init__(self, engine: Any) -> None:
         self.engine = engine
+        self.width = self.group = 1  # one instance (xesim/exec/axis.py)
         self._slots: dict[int, int] = {}
         self.nslots = 0
 

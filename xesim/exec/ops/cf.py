@@ -1,9 +1,14 @@
-"""cf dialect semantics: unconditional and conditional branches with block arguments, assert."""
+"""cf dialect semantics: unconditional and conditional branches with block arguments, assert.
+
+On the instance axis (:mod:`xesim.exec.axis`) a branch needs a condition (switch flag) every active slot agrees on:
+divergent unstructured control flow is reported (structured control flow, :mod:`xesim.exec.ops.scf`, is what the
+XeGPU pipelines emit)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from xesim.exec.axis import Varying, uniform_value
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.registry import impl
 
@@ -15,20 +20,29 @@ def _br(op: Any, cx: Any):
     return lambda fr: (target, [fr[s] for s in slots])
 
 
-@impl("cf.cond_br")
+@impl("cf.cond_br", axis=True)
 def _cond_br(op: Any, cx: Any):
     t = cx.successor_index(op.successors[0])
     f = cx.successor_index(op.successors[1])
     c = cx.slot(op.operands[0])
     tslots = cx.slots(op.operand_group("trueDestOperands"))
     fslots = cx.slots(op.operand_group("falseDestOperands"))
+    ks = cx.engine.kstate
 
     def term(fr: list) -> tuple:
-        if fr[c]:
+        if one_value(fr[c], ks, "the branch condition"):
             return t, [fr[s] for s in tslots]
         return f, [fr[s] for s in fslots]
 
     return term
+
+
+def one_value(v: Any, ks: Any, what: str) -> Any:
+    """The value a branch selects on, which every active slot must agree on."""
+    if not isinstance(v, Varying):
+        return v
+    return uniform_value(v, ks.mask, what + " (divergent unstructured control flow is not supported at lane level; "
+                                           "use scf.if)")
 
 
 @impl("cf.assert")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from xesim.exec.axis import lift
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.registry import impl
 
@@ -23,8 +24,11 @@ def _return(op: Any, cx: Any):
     return term
 
 
-@impl("func.call")
+@impl("func.call", axis=True)
 def _call(op: Any, cx: Any):
+    """A call of a function with a body runs that function's code compiled for the same instance axis, under the
+    current mask; a call of an external (runtime) function is an effect of each instance (it runs once per active
+    slot, :func:`xesim.exec.axis.lift`)."""
     engine = cx.engine
     callee_ref = op.attributes["callee"]
     args = cx.slots(op.operands)
@@ -52,13 +56,13 @@ def _call(op: Any, cx: Any):
                     for s, v in zip(res, out):
                         fr[s] = v
 
-        return ext_step
+        return lift(op, cx, ext_step, always=True) if cx.width > 1 else ext_step
 
     holder: list = []
 
     def step(fr: list) -> None:
         if not holder:
-            holder.append(engine.function_code(callee))
+            holder.append(engine.function_code(callee, cx.width, cx.group))
         vals = holder[0]([fr[s] for s in args])
         for s, v in zip(res, vals):
             fr[s] = v

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from xesim.exec import crosscheck
+from xesim.exec.axis import Varying, require_whole_subgroup, stack_or_list, stacked
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.registry import impl
 from xesim.exec.values import TOKEN, MemRefValue, identity_strides, storage_bytes
@@ -143,7 +144,51 @@ def _launch(op: Any, cx: Any):
     return step
 
 
-def _id_op(read):
+# ============================================================================ ids
+def slot_ids(ks: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every slot's (block id ``[n, 3]``, linear work-item id ``[n]``, lane id ``[n]``, subgroup id ``[n]``) for the
+    instances on the axis (``kstate.group_ids``: each subgroup's block id, subgroup id and first work-item; a slot is
+    a work-item at lane level, else the subgroup's first work-item with lane 0)."""
+    blocks, sgids, first = ks.group_ids
+    g = ks.group
+    if g == 1:
+        return blocks, first, np.zeros(len(first), np.int64), sgids
+    lane = np.tile(np.arange(g, dtype=np.int64), len(first))
+    return np.repeat(blocks, g, axis=0), np.repeat(first, g) + lane, lane, np.repeat(sgids, g)
+
+
+def _ids(read):
+    """An id op (spec/programs-and-runner.md §3.2): ``read(ks, dimension, blocks, linear ids, lanes, subgroups)``
+    gives every slot's value; the result is uniform when every launched slot has the same one."""
+    def compile_fn(op: Any, cx: Any):
+        ks = cx.engine.kstate
+        out = cx.slot(op.result)
+        d = _dim_index(op) if "dimension" in op.attributes else 0
+
+        def step(fr: list) -> None:
+            blk, lin, lane, sg = slot_ids(ks)
+            vals = np.asarray(read(ks, d, blk, lin, lane, sg), np.int64)
+            live = vals[: len(ks.full)]
+            fr[out] = int(live[0]) if live.size and (live == live[0]).all() else Varying.from_stack(vals)
+
+        return step
+
+    return compile_fn
+
+
+def _thread(ks: Any, lin: np.ndarray, d: int) -> np.ndarray:
+    bx, by, _ = ks.block
+    return (lin % bx, (lin // bx) % by, lin // (bx * by))[d]
+
+
+impl("gpu.block_id", axis=True)(_ids(lambda ks, d, blk, lin, lane, sg: blk[:, d]))
+impl("gpu.thread_id", axis=True)(_ids(lambda ks, d, blk, lin, lane, sg: _thread(ks, lin, d)))
+impl("gpu.global_id", axis=True)(_ids(lambda ks, d, blk, lin, lane, sg: blk[:, d] * ks.block[d] + _thread(ks, lin, d)))
+impl("gpu.subgroup_id", axis=True)(_ids(lambda ks, d, blk, lin, lane, sg: sg))
+impl("gpu.lane_id", axis=True)(_ids(lambda ks, d, blk, lin, lane, sg: lane))
+
+
+def _uniform_id(read):
     def compile_fn(op: Any, cx: Any):
         ks = cx.engine.kstate
         out = cx.slot(op.result)
@@ -157,23 +202,80 @@ def _id_op(read):
     return compile_fn
 
 
-impl("gpu.block_id")(_id_op(lambda ks, d: ks.block_id[d]))
-impl("gpu.thread_id")(_id_op(lambda ks, d: ks.thread_id[d]))
-impl("gpu.block_dim")(_id_op(lambda ks, d: ks.block[d]))
-impl("gpu.grid_dim")(_id_op(lambda ks, d: ks.grid[d]))
-impl("gpu.global_id")(_id_op(lambda ks, d: ks.block_id[d] * ks.block[d] + ks.thread_id[d]))
-impl("gpu.subgroup_id")(_id_op(lambda ks, d: ks.subgroup_id))
-impl("gpu.lane_id")(_id_op(lambda ks, d: ks.lane_id))
-impl("gpu.subgroup_size")(_id_op(lambda ks, d: ks.subgroup_size))
-impl("gpu.num_subgroups")(_id_op(lambda ks, d: ks.num_subgroups))
+impl("gpu.block_dim")(_uniform_id(lambda ks, d: ks.block[d]))
+impl("gpu.grid_dim")(_uniform_id(lambda ks, d: ks.grid[d]))
+impl("gpu.subgroup_size")(_uniform_id(lambda ks, d: ks.subgroup_size))
+impl("gpu.num_subgroups")(_uniform_id(lambda ks, d: ks.num_subgroups))
 
 
-@impl("gpu.barrier")
+# ============================================================================ synchronisation
+@impl("gpu.barrier", axis=True)
 def _barrier(op: Any, cx: Any):
+    """A workgroup barrier (spec/pvc-hardware.md §4.2): every work-item must reach it, so at lane level it cannot
+    sit in divergent control flow; the subgroups' meeting is the scheduler's or the lockstep batch's
+    (``kstate.barrier``)."""
     ks = cx.engine.kstate
 
     def step(fr: list) -> None:
+        if ks.group > 1 and ks.mask != ks.full:
+            raise ExecFault(f"is reached by only lanes {list(ks.mask)} of subgroup {ks.subgroup_id} (a barrier "
+                            "inside divergent control flow: the other work-items never arrive)")
         ks.barrier(op)
+
+    return step
+
+
+@impl("gpu.shuffle", axis=True)
+def _shuffle(op: Any, cx: Any):
+    """Subgroup-collective shuffle (MLIR GPU dialect docs): lane ``l`` reads ``value`` from lane ``l ^ offset``
+    (xor), ``l - offset`` (up), ``l + offset`` (down) or ``offset`` (idx); ``valid`` is false when that lane is
+    outside ``[0, width)``, and the result is then the target's ``subgroup.shuffle_invalid_result`` (the docs leave it
+    unspecified).  ``offset`` and ``width`` may differ per lane for idx; ``width`` must lie in [1, subgroup size].
+    Lane-level code only (the lanes are the slots of each subgroup's group)."""
+    from xesim.exec.ops.memref import compile_error, enum_text
+
+    if cx.group == 1:
+        raise compile_error(op, "gpu.shuffle exchanges values between the lanes of a subgroup: it needs lane-level "
+                                "(SIMT) code")
+    ks = cx.engine.kstate
+    mode = (enum_text(op, "mode") or "").split()[-1:] or [""]
+    mode = mode[0]  # `#gpu<shuffle_mode xor>` or a bare keyword
+    if mode not in ("xor", "up", "down", "idx"):
+        raise compile_error(op, f"unknown shuffle mode {mode}")
+    s_val, s_off, s_w = cx.slots(op.operands)
+    r_val, r_ok = cx.slots(op.results)
+    invalid = cx.engine.target.get("subgroup.shuffle_invalid_result")
+    zero = None
+    if invalid == "zero":
+        from xesim.exec.values import scalar
+
+        zero = scalar(0, op.operands[0].type)
+
+    def step(fr: list) -> None:
+        require_whole_subgroup(ks)
+        n, g = ks.group, ks.groups
+        total = n * g
+        off = stacked(fr[s_off], total).astype(np.int64).reshape(g, n)
+        wid = stacked(fr[s_w], total).astype(np.int64).reshape(g, n)
+        bad = np.nonzero((wid < 1) | (wid > n))
+        if bad[0].size:
+            ks.slot = int(bad[0][0]) * n + int(bad[1][0])
+            raise ExecFault(f"shuffle width {int(wid[bad[0][0], bad[1][0]])} is outside [1, {n}]")
+        lane = np.arange(n, dtype=np.int64)[None, :]
+        src = {"xor": lane ^ off, "up": lane - off, "down": lane + off, "idx": off}[mode]
+        good = (src >= 0) & (src < wid)
+        rows = (np.arange(g, dtype=np.int64)[:, None] * n + np.where(good, src, lane)).reshape(-1)
+        val = fr[s_val]
+        if isinstance(val, Varying):
+            items = val.lanes
+            out = [items[r] for r in rows]
+        else:
+            out = [val] * total
+        if zero is not None:
+            for i in np.nonzero(~good.reshape(-1))[0]:
+                out[i] = zero
+        fr[r_val] = stack_or_list(out)
+        fr[r_ok] = Varying.from_stack(good.reshape(-1).astype(np.int64))
 
     return step
 

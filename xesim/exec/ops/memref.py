@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from xesim.diagnostics import Diagnostic, DiagnosticError
+from xesim.exec.axis import Varying, lift
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.registry import impl
 from xesim.exec.values import MemRefValue, dtype_of, identity_strides, wrap_int
@@ -384,8 +385,8 @@ def _dealloc(op: Any, cx: Any):
 
 
 # ============================================================================ load / store
-@impl("memref.load")
-def _load(op: Any, cx: Any):
+def _load_one(op: Any, cx: Any):
+    """``memref.load`` for one instance."""
     ms = cx.slot(op.operands[0])
     idx = cx.slots(group(op, "indices"))
     res = cx.slot(op.results[0])
@@ -456,8 +457,8 @@ def _load(op: Any, cx: Any):
     return stepn
 
 
-@impl("memref.store")
-def _store(op: Any, cx: Any):
+def _store_one(op: Any, cx: Any):
+    """``memref.store`` for one instance."""
     vs = cx.slot(op.operands[0])
     ms = cx.slot(op.operands[1])
     idx = cx.slots(group(op, "indices"))
@@ -920,5 +921,115 @@ def _get_global(op: Any, cx: Any):
         if m is None:
             m = cache[key] = make(engine.memory, "global")
         fr[res] = m
+
+    return step
+
+
+# ============================================================================ many instances
+def _index_arrays(fr: list, idx: list[int], n: int) -> list | None:
+    """Per-dimension index arrays (uniform dims stay ints); None when no index varies."""
+    out: list = []
+    any_varying = False
+    for s in idx:
+        v = fr[s]
+        if isinstance(v, Varying):
+            any_varying = True
+            out.append(v.arr if v.arr is not None and v.arr.ndim == 1 else np.array(v.lanes, np.int64))
+        else:
+            out.append(v)
+    return out if any_varying else None
+
+
+def _element_indices(m: Any, ii: list, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(typed view, element index per lane) when every lane's index is in bounds, else None."""
+    e = None
+    for i, size, stride in zip(ii, m.sizes, m.strides):
+        if isinstance(i, np.ndarray):
+            if i.dtype.kind not in "iu" or (i < 0).any() or (i >= size).any():
+                return None
+        elif not 0 <= i < size:
+            return None
+        term = i * stride
+        e = term if e is None else e + term
+    tv, e0 = typed_view(m)
+    e = np.asarray(e, np.int64) + e0
+    if e.shape != (n,) or (e < 0).any() or (e >= tv.shape[0]).any():
+        return None
+    return tv, e
+
+
+def _all_lanes(fr: list, ks: Any, ms: int, idx: list[int]) -> tuple[np.ndarray, np.ndarray] | None:
+    """(typed view, element index per lane) when the fast path applies: a uniform memref, every lane active,
+    some index lane-dependent and every lane in bounds; else None."""
+    m = fr[ms]
+    n = ks.slots
+    if isinstance(m, Varying) or len(ks.mask) != n:
+        return None
+    ii = _index_arrays(fr, idx, n)
+    return None if ii is None else _element_indices(m, ii, n)
+
+
+def _fast_ok(cx: Any) -> bool:
+    return not cx.engine.config.check_races  # the race detector watches the ordinary per-instance accesses
+
+
+@impl("memref.load", axis=True)
+def _load(op: Any, cx: Any):
+    """Element read; many instances with one memref and per-instance indices, all active and in bounds, are one
+    gather (:func:`_all_lanes`), anything else runs per instance (:func:`xesim.exec.axis.lift`)."""
+    ordinary = _load_one(op, cx)
+    if cx.width == 1:
+        return ordinary
+    slow = lift(op, cx, ordinary)
+    if not _fast_ok(cx):
+        return slow
+    engine = cx.engine
+    ks = engine.kstate
+    ms = cx.slot(op.operands[0])
+    idx = cx.slots(group(op, "indices"))
+    res = cx.slot(op.results[0])
+
+    def step(fr: list) -> None:
+        found = None if engine.config.kernel_reference else _all_lanes(fr, ks, ms, idx)
+        if found is None:
+            slow(fr)
+            return
+        tv, e = found
+        fr[res] = Varying(None, tv[e])
+
+    return step
+
+
+@impl("memref.store", axis=True)
+def _store(op: Any, cx: Any):
+    """Element write; many instances as one scatter when :func:`_all_lanes` holds and no two write one element
+    (instance order would decide), else per instance in instance order."""
+    ordinary = _store_one(op, cx)
+    if cx.width == 1:
+        return ordinary
+    slow = lift(op, cx, ordinary)
+    if not _fast_ok(cx):
+        return slow
+    engine = cx.engine
+    ks = engine.kstate
+    vs = cx.slot(op.operands[0])
+    ms = cx.slot(op.operands[1])
+    idx = cx.slots(group(op, "indices"))
+
+    def step(fr: list) -> None:
+        found = None if engine.config.kernel_reference else _all_lanes(fr, ks, ms, idx)
+        if found is None:
+            slow(fr)
+            return
+        tv, e = found
+        if np.unique(e).size != e.size:  # several lanes store to one element: lane order decides
+            slow(fr)
+            return
+        v = fr[vs]
+        if isinstance(v, Varying):
+            vals = v.arr if v.arr is not None and v.arr.ndim == 1 else v.lanes
+            tv[e] = np.asarray(vals).astype(tv.dtype, copy=False)
+        else:
+            tv[e] = v
 
     return step

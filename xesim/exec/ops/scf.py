@@ -1,14 +1,43 @@
 """scf dialect semantics (MLIR SCF dialect docs): for with iter_args, if, while/condition, execute_region,
 parallel/reduce, yield.  Loop bounds are signed; a loop whose step is not positive is an error (MLIR
-requires a positive step)."""
+requires a positive step).
+
+On the instance axis (:mod:`xesim.exec.axis`) a condition or a trip count may differ between slots (work-items
+at lane level, spec/programs-and-runner.md §3.2 SIMT; subgroups of a batch).  The hardware runs such code with
+SIMD channel masks; xesim does the same, and this is the only place the mask changes:
+
+* ``scf.if`` on a slot-dependent condition runs the then-region with the slots where it holds and the else-region
+  with the others; each result takes, per slot, the value of the region that slot executed.  When every active
+  slot agrees, only that region runs, with the mask unchanged.
+* ``scf.for`` with slot-dependent bounds or step: each slot runs its own trip count; iteration ``t`` runs with
+  the slots whose induction variable is still below their upper bound; a slot that has finished keeps its
+  loop-carried values.
+* ``scf.while``: slots whose condition is false leave the loop with the values ``scf.condition`` forwarded; the
+  loop goes on with the others until none is left.
+
+A lockstep batch of subgroups (``kstate.masks`` false: :mod:`xesim.exec.batch`) does not follow divergence with a
+mask: it stops (:class:`~xesim.exec.axis.Diverged`) and its workgroups run again one subgroup at a time.
+Host ``scf.for`` nests are compiled to native code when possible (:mod:`xesim.exec.jit`).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from xesim.exec.axis import Diverged, Varying, merge, uniform_value
 from xesim.exec.interpreter import ExecFault, run_region
 from xesim.exec.registry import impl
 from xesim.hw.memory import MemoryFault
+
+
+def _active_where(v: Any, mask: tuple[int, ...], want: bool) -> tuple[int, ...]:
+    return tuple(i for i in mask if bool(v.lanes[i]) == want)
+
+
+def _divergence(ks: Any, what: str) -> None:
+    """A lockstep batch that cannot follow divergence with a mask stops here."""
+    if not ks.masks:
+        raise Diverged(f"{what} differs between instances")
 
 
 @impl("scf.yield", "scf.reduce.return")
@@ -23,15 +52,19 @@ def _condition(op: Any, cx: Any):
     return lambda fr: (None, [fr[s] for s in slots])
 
 
-@impl("scf.for")
+@impl("scf.for", axis=True)
 def _for(op: Any, cx: Any):
-    """The compiled loop nest rooted at this op when possible (:mod:`xesim.exec.jit`), else the interpreter's."""
-    from xesim.exec.jit import compile_for
+    """Host nests: the compiled loop nest rooted at this op when possible (:mod:`xesim.exec.jit`), else the
+    interpreter's."""
+    if cx.width == 1:
+        from xesim.exec.jit import compile_for
 
-    return compile_for(op, cx, _for_interpreted)
+        return compile_for(op, cx, _for_interpreted)
+    return _for_interpreted(op, cx)
 
 
 def _for_interpreted(op: Any, cx: Any):
+    ks = cx.engine.kstate
     lb, ub, st = cx.slots(op.operands[:3])
     inits = cx.slots(op.operands[3:])
     res = cx.slots(op.results)
@@ -44,9 +77,18 @@ def _for_interpreted(op: Any, cx: Any):
 
     def step(fr: list) -> None:
         lo, hi, s = fr[lb], fr[ub], fr[st]
+        vals = [fr[i] for i in inits]
+        if isinstance(lo, Varying) or isinstance(hi, Varying) or isinstance(s, Varying):
+            mask = ks.mask
+            lo, hi, s = (uniform_value(v, mask, "") if _agree(v, mask) else v for v in (lo, hi, s))
+            if isinstance(lo, Varying) or isinstance(hi, Varying) or isinstance(s, Varying):
+                _divergence(ks, "the bounds of an scf.for")
+                vals = _divergent_for(fr, lo, hi, s, vals)
+                for r, v in zip(res, vals):
+                    fr[r] = v
+                return
         if s <= 0:
             raise ExecFault(f"step must be positive, got {s}")
-        vals = [fr[i] for i in inits]
         if simple and not carried_slots:
             # fast path: no loop-carried values, single block
             ops = entry.ops
@@ -69,18 +111,79 @@ def _for_interpreted(op: Any, cx: Any):
         for r, v in zip(res, vals):
             fr[r] = v
 
+    def _divergent_for(fr: list, lo: Any, hi: Any, s: Any, vals: list) -> list:
+        mask = ks.mask
+        n = ks.slots
+        los = {i: (lo.lanes[i] if isinstance(lo, Varying) else lo) for i in mask}
+        his = {i: (hi.lanes[i] if isinstance(hi, Varying) else hi) for i in mask}
+        sts = {i: (s.lanes[i] if isinstance(s, Varying) else s) for i in mask}
+        for i in mask:
+            if sts[i] <= 0:
+                ks.slot = i
+                raise ExecFault(f"step must be positive, got {sts[i]}")
+        t = 0
+        try:
+            while True:
+                ivs = {i: los[i] + t * sts[i] for i in mask}
+                active = tuple(i for i in mask if ivs[i] < his[i])
+                if not active:
+                    break
+                ks.mask = active
+                iv = Varying([ivs.get(i) for i in range(n)])
+                new = run_region(body, fr, [iv, *vals])
+                vals = [merge(active, nv, ov, n) for nv, ov in zip(new, vals)]
+                t += 1
+        finally:
+            ks.mask = mask
+        return vals
+
     return step
 
 
-@impl("scf.if")
+def _agree(v: Any, mask: tuple[int, ...]) -> bool:
+    """Whether every active slot holds the same value of ``v``."""
+    if not isinstance(v, Varying):
+        return True
+    items = v.lanes
+    first = items[mask[0]] if mask else None
+    return all(items[i] == first for i in mask)
+
+
+@impl("scf.if", axis=True)
 def _if(op: Any, cx: Any):
+    ks = cx.engine.kstate
     c = cx.slot(op.operands[0])
     res = cx.slots(op.results)
     then = cx.compile_region(op.regions[0])
     other = cx.compile_region(op.regions[1]) if len(op.regions) > 1 and not op.regions[1].empty else None
 
     def step(fr: list) -> None:
-        if fr[c]:
+        cond = fr[c]
+        if isinstance(cond, Varying):
+            mask = ks.mask
+            on = _active_where(cond, mask, True)
+            if len(on) == len(mask):
+                cond = True
+            elif not on:
+                cond = False
+            else:
+                _divergence(ks, "an scf.if condition")
+                off = tuple(i for i in mask if i not in on)
+                try:
+                    ks.mask = on
+                    tvals = run_region(then, fr)
+                    if other is not None:
+                        ks.mask = off
+                        evals = run_region(other, fr)
+                    else:
+                        evals = [None] * len(res)
+                finally:
+                    ks.mask = mask
+                n = ks.slots
+                for r, tv, ev in zip(res, tvals, evals):
+                    fr[r] = merge(on, tv, ev if ev is not None else Varying([None] * n), n)
+                return
+        if cond:
             vals = run_region(then, fr)
         elif other is not None:
             vals = run_region(other, fr)
@@ -92,20 +195,44 @@ def _if(op: Any, cx: Any):
     return step
 
 
-@impl("scf.while")
+@impl("scf.while", axis=True)
 def _while(op: Any, cx: Any):
+    ks = cx.engine.kstate
     inits = cx.slots(op.operands)
     res = cx.slots(op.results)
     before = cx.compile_region(op.regions[0])
     after = cx.compile_region(op.regions[1])
 
     def step(fr: list) -> None:
+        mask = ks.mask
+        n = ks.slots
         vals = [fr[i] for i in inits]
-        while True:
-            cond, *args = run_region(before, fr, vals)
-            if not cond:
-                break
-            vals = run_region(after, fr, args)
+        exits: list[Any] | None = None  # results of slots that already left the loop
+        try:
+            while True:
+                cond, *args = run_region(before, fr, vals)
+                live = ks.mask
+                if isinstance(cond, Varying):
+                    go = _active_where(cond, live, True)
+                    if len(go) == len(live):
+                        cond = True
+                    elif not go:
+                        cond = False
+                    else:
+                        _divergence(ks, "an scf.while condition")
+                        stop = tuple(i for i in live if i not in go)
+                        exits = [merge(stop, a, e if exits is not None else Varying([None] * n), n)
+                                 for a, e in zip(args, exits or [None] * len(args))]
+                        ks.mask = go
+                        vals = run_region(after, fr, args)
+                        continue
+                if not cond:
+                    if exits is not None:
+                        args = [merge(live, a, e, n) for a, e in zip(args, exits)]
+                    break
+                vals = run_region(after, fr, args)
+        finally:
+            ks.mask = mask
         for r, v in zip(res, args):
             fr[r] = v
 

@@ -36,6 +36,7 @@ import ml_dtypes
 import numpy as np
 
 from xesim.diagnostics import DiagnosticError
+from xesim.exec.axis import Varying, lift, stacked
 from xesim.exec.interpreter import ExecFault
 from xesim.exec.ops.memref import (
     DYNAMIC_INDEX,
@@ -834,7 +835,7 @@ def _vector_operand_index(op: Any) -> int:
     return 0 if op.name == "vector.extract" else 1
 
 
-@impl("vector.extract")
+@impl("vector.extract", axis=True)
 def _extract(op: Any, cx: Any):
     s = cx.slot(op.operands[0])
     res = cx.slot(op.results[0])
@@ -846,15 +847,17 @@ def _extract(op: Any, cx: Any):
 
         def vstep(fr: list) -> None:
             fr[res] = np.array(fr[s][get(fr)]).reshape(rshape)
-        return vstep
+
+        pos = static_position(op)
+        return _one_or_lifted(op, cx, vstep) if pos is None else along_axis_read(op, cx, vstep, pos)
     conv = to_scalar_fn(rt)
 
     def step(fr: list) -> None:
         fr[res] = conv(fr[s][get(fr)])
-    return step
+    return _one_or_lifted(op, cx, step)
 
 
-@impl("vector.insert")
+@impl("vector.insert", axis=True)
 def _insert(op: Any, cx: Any):
     v = cx.slot(op.operands[0])
     d = cx.slot(op.operands[1])
@@ -870,7 +873,74 @@ def _insert(op: Any, cx: Any):
         else:
             out[pos] = fr[v]
         fr[res] = out
-    return step
+
+    pos = static_position(op)
+    if pos is None or not isinstance(op.operands[0].type, T.VectorType) or not rshape:
+        return _one_or_lifted(op, cx, step)
+    return along_axis_write(op, cx, step, pos)
+
+
+def _one_or_lifted(op: Any, cx: Any, step: Any) -> Any:
+    return step if cx.width == 1 else lift(op, cx, step)
+
+
+def _instance_contiguous(x: np.ndarray) -> bool:
+    """Whether each ``x[i]`` is laid out as a C-contiguous array (the instance axis may have any stride)."""
+    expect = x.itemsize
+    for size, stride in zip(reversed(x.shape[1:]), reversed(x.strides[1:])):
+        if size != 1 and stride != expect:
+            return False
+        expect *= size
+    return True
+
+
+def along_axis_read(op: Any, cx: Any, step: Any, index: tuple) -> Any:
+    """A static read of part of operand 0 (``extract`` with a vector result, ``extract_strided_slice``) on the instance
+    axis (:mod:`xesim.exec.axis`): instance i's result is ``source_i[index]``, so many instances are one indexing
+    of the source's ``[n, ...]`` stack behind the axis — a view of it when each instance's part is contiguous (a row
+    block of a loaded tile, one of a load's array_length blocks: values are never written once made), else a copy."""
+    if cx.width == 1:
+        return step
+    lifted = lift(op, cx, step)
+    ks = cx.engine.kstate
+    s, res = cx.slot(op.operands[0]), cx.slot(op.results[0])
+    rshape = tuple(op.results[0].type.shape)
+    full = (slice(None), *index)
+
+    def astep(fr: list) -> None:
+        v = fr[s]
+        if not isinstance(v, Varying) or len(ks.mask) != ks.slots:
+            lifted(fr)
+            return
+        n = ks.slots
+        out = stacked(v, n)[full].reshape(n, *rshape)
+        fr[res] = Varying.from_stack(out if _instance_contiguous(out) else out.copy())
+
+    return astep
+
+
+def along_axis_write(op: Any, cx: Any, step: Any, index: tuple) -> Any:
+    """A static write of operand 0 into a copy of operand 1 (``insert`` of a vector, ``insert_strided_slice``) on the
+    instance axis: instance i's result is ``dest_i`` with ``source_i`` at ``index``, one assignment for all."""
+    if cx.width == 1:
+        return step
+    lifted = lift(op, cx, step)
+    ks = cx.engine.kstate
+    src, dst, res = cx.slot(op.operands[0]), cx.slot(op.operands[1]), cx.slot(op.results[0])
+    rshape = tuple(op.results[0].type.shape)
+    full = (slice(None), *index)
+
+    def astep(fr: list) -> None:
+        sv, dv = fr[src], fr[dst]
+        if (not isinstance(sv, Varying) and not isinstance(dv, Varying)) or len(ks.mask) != ks.slots:
+            lifted(fr)
+            return
+        n = ks.slots
+        out = np.array(stacked(dv, n), copy=True).reshape(n, *rshape)
+        out[full] = stacked(sv, n)
+        fr[res] = Varying.from_stack(out)
+
+    return astep
 
 
 def _elem_position(cx: Any, op: Any, vop: Any):
@@ -914,7 +984,7 @@ def _insertelement(op: Any, cx: Any):
     return step
 
 
-@impl("vector.extract_strided_slice")
+@impl("vector.extract_strided_slice", axis=True)
 def _extract_strided_slice(op: Any, cx: Any):
     s = cx.slot(op.operands[0])
     res = cx.slot(op.results[0])
@@ -922,7 +992,7 @@ def _extract_strided_slice(op: Any, cx: Any):
 
     def step(fr: list) -> None:
         fr[res] = np.ascontiguousarray(fr[s][sl])
-    return step
+    return along_axis_read(op, cx, step, sl)
 
 
 def extract_strided_index(op: Any) -> tuple[slice, ...]:
@@ -954,7 +1024,7 @@ def static_position(op: Any) -> tuple[int, ...] | None:
     return tuple(static)
 
 
-@impl("vector.insert_strided_slice")
+@impl("vector.insert_strided_slice", axis=True)
 def _insert_strided_slice(op: Any, cx: Any):
     v = cx.slot(op.operands[0])
     d = cx.slot(op.operands[1])
@@ -965,7 +1035,7 @@ def _insert_strided_slice(op: Any, cx: Any):
         out = np.array(fr[d], copy=True)
         out[sl] = fr[v]
         fr[res] = out
-    return step
+    return along_axis_write(op, cx, step, sl)
 
 
 @impl("vector.shuffle")
