@@ -1336,6 +1336,17 @@ OP_RULES: dict[str, tuple[str, ...]] = {
                                           "tan", "atan", "tanh", "erf", "powf", "atan2")},
 }
 
+#: what an op's row of the table does not say by itself
+OP_NOTES: dict[str, str] = {
+    **{f"math.{n}": f"the host libm's {n} of the binary64 operand(s) (xesim/numerics/mathfuncs.py LIBM_UNARY / "
+                    "LIBM_BINARY), compiled by numba in both engines, then rounded once by these rules"
+       for n in ("exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "atan", "tanh", "erf",
+                 "powf", "atan2")},
+    "math.fma": "f16/bf16/f32 only: f64 fma is exact rational arithmetic in the interpreter (mathfuncs.fma), "
+                "compiled loops leave it to the interpreter",
+    "arith.select": "scalars; vectors select element-wise with numpy",
+}
+
 for _op, _names in OP_RULES.items():
     RULES[_op] = [BY_NAME[_n] for _n in _names]
     for _n in _names:

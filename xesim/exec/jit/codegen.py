@@ -29,7 +29,6 @@ operations on them (folding may drop NaN signs/payloads or quieting that the int
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -705,10 +704,10 @@ for _n in _mathfuncs.LIBM_BINARY:
     _OPS[f"math.{_n}"] = _Gen.g_math_binary
 
 
-def generate(root: Any, inline: bool | None = None) -> Nest:
+def generate(root: Any, inline: bool = True) -> Nest:
     """Generate the compiled form of the ``scf.for`` nest rooted at ``root`` (raises :class:`Unsupported`).
 
-    The generated function calls the rules; with ``inline`` (default: unless ``XESIM_JIT_INLINE=0``) their code
+    The generated function calls the rules; with ``inline`` (the default; the tests compile both ways) their code
     is inlined into it by :func:`xesim.numerics.specialize.inline_source` -- the specialiser that builds the
     interpreter's steps -- with the constant widths and predicates folded, the primitives (single LLVM
     instructions, ``xesim/exec/jit/rt.py``), the F16C rules and the few long rules of
@@ -722,8 +721,6 @@ def generate(root: Any, inline: bool | None = None) -> Nest:
         raise
     except (KeyError, ValueError, NotImplementedError, IndexError, AttributeError) as exc:
         raise Unsupported(f"{type(exc).__name__}: {exc}") from None
-    if inline is None:
-        inline = os.environ.get("XESIM_JIT_INLINE", "1") != "0"
     g.nest.body = inline_rules(g.nest.calls) if inline else g.nest.calls
     return g.nest
 
