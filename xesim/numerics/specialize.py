@@ -60,12 +60,41 @@ class NotInlinable(Exception):
 
 
 # ------------------------------------------------------------------------------------------------ syntax helpers
+_MODULE_DEFS: dict[str, dict[str, ast.FunctionDef]] = {}
+
+
+def _module_level_def(fn: Callable) -> ast.FunctionDef | None:
+    """``fn``'s definition from its module's source parsed once (module-level functions; much faster than
+    ``inspect.getsource`` per function)."""
+    try:
+        path = inspect.getsourcefile(fn)
+    except TypeError:
+        return None
+    if path is None or fn.__qualname__ != fn.__name__:
+        return None
+    defs = _MODULE_DEFS.get(path)
+    if defs is None:
+        try:
+            text = "".join(linecache.getlines(path)) or open(path).read()  # noqa: SIM115
+        except OSError:
+            return None
+        defs = _MODULE_DEFS[path] = {d.name: d for d in ast.parse(text).body if isinstance(d, ast.FunctionDef)}
+    d = defs.get(fn.__name__)
+    if d is None or d.lineno > fn.__code__.co_firstlineno + len(d.decorator_list) + 1 \
+            or d.lineno < fn.__code__.co_firstlineno:
+        return None  # not the definition this function object was made from
+    return d
+
+
 def _function_ast(fn: Callable) -> ast.FunctionDef:
     tree = _AST_CACHE.get(id(fn))
     if tree is None:
-        src = textwrap.dedent(inspect.getsource(fn))
-        mod = ast.parse(src)
-        tree = mod.body[0]
+        d = _module_level_def(fn)
+        if d is not None:
+            tree = _deepcopy(d)
+        else:
+            mod = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+            tree = mod.body[0]
         if not isinstance(tree, ast.FunctionDef):
             raise NotInlinable(f"{fn.__name__} is not a plain function")
         tree.decorator_list = []
@@ -111,6 +140,10 @@ class _Rename(ast.NodeTransformer):
             if not isinstance(rep, ast.Name):
                 raise NotInlinable(f"assignment to bound name {node.id}")
             return ast.Name(rep.id, ast.Store())
+        if isinstance(rep, ast.Name):
+            return ast.Name(rep.id, ast.Load())
+        if isinstance(rep, ast.Constant):
+            return ast.Constant(rep.value)
         return _copy(rep)
 
 
@@ -260,25 +293,53 @@ def _prune(stmts: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
+def _statement_order(fd: ast.FunctionDef) -> dict[int, int]:
+    """Pre-order position of every statement of ``fd`` (nested blocks included)."""
+    order: dict[int, int] = {}
+
+    def visit(stmts: list[ast.stmt]) -> None:
+        for st in stmts:
+            order[id(st)] = len(order)
+            for f in ("body", "orelse", "finalbody"):
+                sub = getattr(st, f, None)
+                if isinstance(sub, list):
+                    visit(sub)
+
+    visit(fd.body)
+    return order
+
+
 def _copy_propagate(fd: ast.FunctionDef, globals_: dict) -> None:
-    """Remove ``t = s`` moves between local names that are each bound once (a parameter or one assignment),
-    replacing ``t`` by ``s`` everywhere: ``s`` is bound before the move and never rebound, so every later read
-    of ``t`` sees the same value in ``s``; likewise ``t = constant`` (then folding again)."""
+    """Remove ``t = s`` moves where ``t`` is bound once and ``s`` is a constant or a local name bound only by
+    statements that come before the move (a parameter, one assignment, or the branches of an earlier ``if``),
+    replacing ``t`` by ``s`` everywhere: ``t`` is only read after its one binding (the generated code is in SSA
+    form: MLIR values and the inliner's temporaries), where ``s`` holds the same value; then fold again."""
     for _ in range(8):
-        counts: dict[str, int] = {a.arg: 1 for a in fd.args.args}
+        order = _statement_order(fd)
+        stores: dict[str, list[int]] = {a.arg: [-1] for a in fd.args.args}
         for node in ast.walk(fd):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-                counts[node.id] = counts.get(node.id, 0) + 1
-            elif isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not fd:
+            if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not fd:
                 return  # nested scopes: leave alone
+            if isinstance(node, ast.stmt) and id(node) in order:
+                for t in ast.walk(node) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) else ():
+                    if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
+                        stores.setdefault(t.id, []).append(order[id(node)])
+        for node in ast.walk(fd):  # loop targets and the like
+            if isinstance(node, (ast.For, ast.With)) or isinstance(node, ast.comprehension):
+                for t in ast.walk(node.target if hasattr(node, "target") else node):
+                    if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
+                        stores.setdefault(t.id, []).append(10**9)
         subst: dict[str, ast.expr] = {}
         moves: set[int] = set()
         for node in ast.walk(fd):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                    and counts.get(node.targets[0].id) == 1 and (
-                        isinstance(node.value, ast.Constant)
-                        or isinstance(node.value, ast.Name) and counts.get(node.value.id) == 1):
-                subst[node.targets[0].id] = node.value
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+                    and id(node) in order and len(stores.get(node.targets[0].id, ())) == 1):
+                continue
+            v = node.value
+            if isinstance(v, ast.Constant) or (
+                    isinstance(v, ast.Name) and v.id in stores and max(stores[v.id]) < order[id(node)]
+                    and v.id not in subst):
+                subst[node.targets[0].id] = v
                 moves.add(id(node))
         if not subst:
             return
@@ -543,10 +604,14 @@ class _Bind(ast.NodeTransformer):
 
 
 # ------------------------------------------------------------------------------------------------ entry points
-def build(source: str, globals_: dict, consts: dict[str, Any] | None = None, name: str = "step") -> Callable:
+def build(source: str, globals_: dict, consts: dict[str, Any] | None = None, name: str = "step",
+          persist: bool = False) -> Callable:
     """Compile the function defined by ``source`` (one ``def``; outer ``def`` of a factory allowed) with
     the names in ``consts`` bound to those constants and every call of an :func:`inlinable` function (looked
-    up in ``globals_``) inlined.  Results are cached by (source, constants, globals identity).
+    up in ``globals_``) inlined.  Results are cached in the process by (source, constants, globals identity),
+    and with ``persist`` also as generated source text in the user cache (``$XESIM_CACHE_DIR/rules``, keyed by
+    the template, the constants and a digest of the sources of every inlinable function), which saves the
+    syntax-tree work in later processes.
 
     The returned function's ``__rules__`` lists the inlinable functions the generated code came from."""
     consts = dict(consts or {})
@@ -555,9 +620,66 @@ def build(source: str, globals_: dict, consts: dict[str, Any] | None = None, nam
         fn = _BUILT.get(key)
         if fn is not None:
             return fn
-    fn, _ = generate(source, globals_, consts)
+    text = used = None
+    path = _persist_path(source, key[1]) if persist else None
+    if path is not None:
+        try:
+            cached = path.read_text()
+        except OSError:
+            cached = None
+        if cached is not None and cached.startswith("# rules: "):
+            head, _, text = cached.partition("\n")
+            used = [globals_[n] for n in head[len("# rules: "):].split() if n in globals_]
+    if text is None:
+        text, used = inline_source(source, globals_, consts)
+        if path is not None:
+            from xesim.user_cache import write_atomically
+
+            write_atomically(path, (f"# rules: {' '.join(f.__name__ for f in used)}\n{text}").encode())
+    fn = _compile(text, ast.parse(textwrap.dedent(source)).body[0].name, globals_)  # type: ignore[attr-defined]
+    fn.__rules__ = used
     with _LOCK:
         _BUILT[key] = fn
+    return fn
+
+
+_DIGEST: tuple[int, str] | None = None
+
+
+def _persist_path(source: str, consts: tuple) -> Any:
+    """The cache file of a generated function (None when the user cache is not writable)."""
+    global _DIGEST
+    import hashlib
+
+    from xesim.user_cache import cache_subdir
+
+    if _DIGEST is None or _DIGEST[0] != len(_INLINABLE):
+        h = hashlib.sha256()
+        files = {__file__}
+        for fn in list(_INLINABLE.values()):
+            f = inspect.getsourcefile(fn)
+            if f:
+                files.add(f)
+        for f in sorted(files):
+            try:
+                h.update(open(f, "rb").read())  # noqa: SIM115
+            except OSError:
+                return None
+        _DIGEST = (len(_INLINABLE), h.hexdigest()[:16])
+    d = cache_subdir(f"rules/{_DIGEST[1]}")
+    if d is None:
+        return None
+    k = hashlib.sha256(repr((source, consts)).encode()).hexdigest()[:32]
+    return d / f"s_{k}.py"
+
+
+def _compile(text: str, name: str, globals_: dict) -> Callable:
+    filename = f"<xesim rule code {next(_COUNTER)}>"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    ns: dict[str, Any] = {}
+    exec(compile(text, filename, "exec"), globals_, ns)  # noqa: S102 - our own generated code
+    fn = ns[name]
+    fn.__source__ = text
     return fn
 
 
@@ -589,16 +711,10 @@ def inline_source(source: str, globals_: dict, consts: dict[str, Any] | None = N
 
 
 def generate(source: str, globals_: dict, consts: dict[str, Any]) -> tuple[Callable, list[Callable]]:
-    """:func:`build` without the cache: returns the function and the inlined functions."""
+    """:func:`build` without the caches: returns the function and the inlined functions."""
     text, used = inline_source(source, globals_, consts)
-    name = ast.parse(textwrap.dedent(source)).body[0].name  # type: ignore[attr-defined]
-    filename = f"<xesim rule code {next(_COUNTER)}>"
-    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    ns: dict[str, Any] = {}
-    exec(compile(text, filename, "exec"), globals_, ns)  # noqa: S102 - our own generated code
-    fn = ns[name]
+    fn = _compile(text, ast.parse(textwrap.dedent(source)).body[0].name, globals_)  # type: ignore[attr-defined]
     fn.__rules__ = used
-    fn.__source__ = text
     return fn, used
 
 

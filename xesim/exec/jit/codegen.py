@@ -96,14 +96,22 @@ class Nest:
     """The generated code of one loop nest and what the run-time glue needs to call it."""
 
     root: Any
-    body: str  # the function definition numba compiles (without module header)
-    calls: str = ""  # the function as generated, calling the rules (``body`` has them inlined)
+    calls: str = ""  # the function definition as generated, calling the rules (without module header)
     memrefs: list[MemrefArg] = field(default_factory=list)
     scalars: list[tuple[Any, int | str]] = field(default_factory=list)
     consts: list[tuple[Any, int | str]] = field(default_factory=list)
     faults: list[FaultSite] = field(default_factory=list)
     result_kinds: list[int | str] = field(default_factory=list)
     stores: list[Any] = field(default_factory=list)  # memref.store ops (for difference reports)
+    inline: bool = True  # numba compiles ``calls`` with the rules inlined (see :func:`generate`)
+    _body: str | None = field(default=None, repr=False)
+
+    @property
+    def body(self) -> str:
+        """The function numba compiles: ``calls`` with the rules inlined (made on first use)."""
+        if self._body is None:
+            self._body = inline_rules(self.calls) if self.inline else self.calls
+        return self._body
 
 
 # ------------------------------------------------------------------------------------------------ helpers
@@ -184,7 +192,7 @@ class _Gen:
         self.kinds: dict[int, int | str] = {}
         self.lines: list[str] = []
         self.n = 0
-        self.nest = Nest(root, "")
+        self.nest = Nest(root)
         self._mem: dict[int, MemrefArg] = {}
         self.nres = len(root.results)
 
@@ -721,7 +729,7 @@ def generate(root: Any, inline: bool = True) -> Nest:
         raise
     except (KeyError, ValueError, NotImplementedError, IndexError, AttributeError) as exc:
         raise Unsupported(f"{type(exc).__name__}: {exc}") from None
-    g.nest.body = inline_rules(g.nest.calls) if inline else g.nest.calls
+    g.nest.inline = inline
     return g.nest
 
 

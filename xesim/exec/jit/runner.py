@@ -100,17 +100,21 @@ def module_source(body: str) -> str:
     )
 
 
-def load_dispatcher(body: str) -> Any:
-    """The numba dispatcher of a generated function (shared per source; files written once)."""
+def load_dispatcher(body: str, make: Any = None) -> Any:
+    """The numba dispatcher of a generated function (shared per source; files written once).  With ``make``, the
+    function compiled is ``make()`` (a nest with the rules inlined into ``body``), made only when the file named
+    after ``body`` is not in the cache yet: a cached nest costs no inlining."""
     src = module_source(body)
-    digest = hashlib.sha256(src.encode()).hexdigest()[:24]
+    digest = hashlib.sha256((src + ("\n# inlined" if make is not None else "")).encode()).hexdigest()[:24]
     with _LOCK:
         disp = _DISPATCHERS.get(digest)
         if disp is not None:
             return disp
         d = cache_dir()
         path = d / f"n_{digest}.py"
-        if not path.exists() or path.read_text() != src:
+        if make is not None and not path.exists():
+            src = module_source(make())
+        if not path.exists() or (make is None and path.read_text() != src):
             fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
             with os.fdopen(fd, "w") as f:
                 f.write(src)
@@ -282,7 +286,8 @@ class CompiledNest:
         fn = self.fn
         if fn is None:
             try:
-                fn = self.fn = load_dispatcher(self.nest.body)
+                nest = self.nest
+                fn = self.fn = load_dispatcher(nest.calls, (lambda: nest.body) if nest.inline else None)
             except Exception as exc:  # noqa: BLE001 - any failure to load means: interpret
                 return self._broken(exc)
         try:

@@ -163,13 +163,13 @@ class IntInfo:
             raise NotImplementedError(f"vectors of {self.type} are not supported")
 
     def s64(self, a: np.ndarray) -> np.ndarray:
-        """Signed reading of a stored array, as int64."""
+        """Signed reading of a stored array, as int64 (unsigned types: the rule ``wrap`` applied to the array --
+        its formula is exact on int64 arrays too)."""
         if self.kind == "bit":
             return -a.astype(np.int64)
         v = a.astype(np.int64)
         if self.kind == "unsigned" and self.width < 64:
-            h = np.int64(self.half)
-            v = ((v & np.int64(self.mask)) ^ h) - h
+            v = R.wrap(v, self.width)
         return v
 
     def u64(self, a: np.ndarray) -> np.ndarray:
@@ -187,11 +187,10 @@ class IntInfo:
             return (v & 1).astype(bool)
         if self.std:
             return v.astype(self.dtype)
-        v = v.astype(np.int64) & np.int64(self.mask)
+        v = v.astype(np.int64)
         if self.kind == "signed":
-            h = np.int64(self.half)
-            v = (v ^ h) - h
-        return v.astype(self.dtype)
+            return R.wrap(v, self.width).astype(self.dtype)  # the scalar rule, on the whole array
+        return (v & np.int64(self.mask)).astype(self.dtype)
 
 
 class FloatInfo:
@@ -385,7 +384,7 @@ def rule_step(op_name: str, body: str, slots: dict[str, int], **consts: Any):
         R.lookup(op_name, fname, "interpreter")
     src = (f"def _make({', '.join(names)}):\n    def step(fr):\n"
            + "".join(f"        {line}\n" for line in body.strip().splitlines()) + "    return step\n")
-    return _build(src, _RULE_GLOBALS, consts)(*[slots[n] for n in names])
+    return _build(src, _RULE_GLOBALS, consts, persist=True)(*[slots[n] for n in names])
 
 
 @functools.cache
