@@ -57,6 +57,7 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -144,7 +145,7 @@ _F32 = np.zeros(1, np.float32)
 
 # ================================================================================================ primitives
 @primitive
-def add64(x, y):
+def add64(x: int, y: int) -> int:
     """``x + y`` modulo 2^64 as a signed int64 (LLVM ``add`` without ``nsw``)."""
     r = x + y
     if -9223372036854775808 <= r <= 9223372036854775807:
@@ -153,7 +154,7 @@ def add64(x, y):
 
 
 @primitive
-def sub64(x, y):
+def sub64(x: int, y: int) -> int:
     """``x - y`` modulo 2^64 (LLVM ``sub``)."""
     r = x - y
     if -9223372036854775808 <= r <= 9223372036854775807:
@@ -162,7 +163,7 @@ def sub64(x, y):
 
 
 @primitive
-def mul64(x, y):
+def mul64(x: int, y: int) -> int:
     """``x * y`` modulo 2^64 (LLVM ``mul``)."""
     r = x * y
     if -9223372036854775808 <= r <= 9223372036854775807:
@@ -171,7 +172,7 @@ def mul64(x, y):
 
 
 @primitive
-def shl64(x, n):
+def shl64(x: int, n: int) -> int:
     """``x << n`` modulo 2^64 for ``0 <= n < 64`` (LLVM ``shl``)."""
     r = x << n
     if -9223372036854775808 <= r <= 9223372036854775807:
@@ -180,66 +181,66 @@ def shl64(x, n):
 
 
 @primitive
-def ashr64(x, n):
+def ashr64(x: int, n: int) -> int:
     """Arithmetic ``x >> n`` for ``0 <= n < 64`` (LLVM ``ashr``)."""
     return x >> n
 
 
 @primitive
-def lshr64(x, n):
+def lshr64(x: int, n: int) -> int:
     """Logical shift right of the 64-bit pattern, ``0 <= n < 64`` (LLVM ``lshr``)."""
     r = (x & 18446744073709551615) >> n
     return r - 18446744073709551616 if r > 9223372036854775807 else r
 
 
 @primitive
-def sdiv64(x, y):
+def sdiv64(x: int, y: int) -> int:
     """Signed division truncating toward zero (LLVM ``sdiv``; callers exclude ``y == 0`` and MIN / -1)."""
     q = abs(x) // abs(y)
     return q if (x < 0) == (y < 0) else -q
 
 
 @primitive
-def srem64(x, y):
+def srem64(x: int, y: int) -> int:
     """Remainder of :func:`sdiv64`, with the dividend's sign (LLVM ``srem``)."""
     r = abs(x) % abs(y)
     return -r if x < 0 else r
 
 
 @primitive
-def udiv64(x, y):
+def udiv64(x: int, y: int) -> int:
     """Unsigned division of the 64-bit patterns (LLVM ``udiv``; ``y != 0``)."""
     r = (x & 18446744073709551615) // (y & 18446744073709551615)
     return r - 18446744073709551616 if r > 9223372036854775807 else r
 
 
 @primitive
-def urem64(x, y):
+def urem64(x: int, y: int) -> int:
     """Unsigned remainder of the 64-bit patterns (LLVM ``urem``; ``y != 0``)."""
     r = (x & 18446744073709551615) % (y & 18446744073709551615)
     return r - 18446744073709551616 if r > 9223372036854775807 else r
 
 
 @primitive
-def ult64(x, y):
+def ult64(x: int, y: int) -> bool:
     """Unsigned ``x < y`` of the 64-bit patterns (LLVM ``icmp ult``)."""
     return (x & 18446744073709551615) < (y & 18446744073709551615)
 
 
 @primitive
-def ule64(x, y):
+def ule64(x: int, y: int) -> bool:
     """Unsigned ``x <= y`` of the 64-bit patterns (LLVM ``icmp ule``)."""
     return (x & 18446744073709551615) <= (y & 18446744073709551615)
 
 
 @primitive
-def clz64(x):
+def clz64(x: int) -> int:
     """Leading zero bits of the 64-bit pattern, 64 for 0 (LLVM ``ctlz``)."""
     return 64 - (x & 18446744073709551615).bit_length()
 
 
 @primitive
-def ctz64(x):
+def ctz64(x: int) -> int:
     """Trailing zero bits of the 64-bit pattern, 64 for 0 (LLVM ``cttz``)."""
     if x == 0:
         return 64
@@ -247,27 +248,27 @@ def ctz64(x):
 
 
 @primitive
-def popcount64(x):
+def popcount64(x: int) -> int:
     """Set bits of the 64-bit pattern (LLVM ``ctpop``)."""
     return (x & 18446744073709551615).bit_count()
 
 
 @primitive
-def f64(x):
+def f64(x: int | float) -> float:
     """The binary64 value of ``x`` (an int: one correctly rounded conversion, LLVM ``sitofp``; a float: exact
     widening, LLVM ``fpext``)."""
     return float(x)
 
 
 @primitive
-def u2f64(x):
+def u2f64(x: int) -> float:
     """The 64-bit pattern ``x`` read as unsigned, rounded once to binary64 (LLVM ``uitofp``; CPython's
     int -> float conversion rounds to nearest even)."""
     return float(x & 18446744073709551615)
 
 
 @primitive
-def f2i64(t):
+def f2i64(t: float) -> int:
     """An integral binary64 ``t`` with ``-2^63 <= t < 2^64`` as the 64-bit pattern of its integer (LLVM
     ``fptosi`` below 2^63, ``fptoui`` above)."""
     r = int(t)
@@ -275,7 +276,7 @@ def f2i64(t):
 
 
 @primitive
-def to_f32(x):
+def to_f32(x: float) -> float:
     """``x`` rounded once to binary32, round to nearest even (x86 ``cvtsd2ss``, LLVM ``fptrunc``; a binary32
     operand is returned unchanged).  A NaN keeps its sign and top payload bits and gets the quiet bit.
     CPython: numpy's C cast (the same instruction), returning ``numpy.float32``."""
@@ -285,51 +286,51 @@ def to_f32(x):
     return _to_f32_slow(x)
 
 
-def _to_f32_slow(x):
+def _to_f32_slow(x: float) -> float:
     with np.errstate(all="ignore"):
         return np.float32(x)
 
 
 @primitive
-def f32_bits(x):
+def f32_bits(x: float) -> int:
     """The binary32 pattern (0 .. 2^32-1) of an f32 value (LLVM ``bitcast``)."""
     _W32F[0] = x
     return int(_W32[0])
 
 
 @primitive
-def f32_from_bits(b):
+def f32_from_bits(b: int) -> float:
     """The f32 value with pattern ``b`` (low 32 bits; LLVM ``bitcast``)."""
     _W32[0] = b & 0xFFFFFFFF
     return _W32F[0]
 
 
 @primitive
-def f64_bits(x):
+def f64_bits(x: float) -> int:
     """The binary64 pattern of ``x`` as an int64 (LLVM ``bitcast``)."""
     return _unpack_q(_pack_d(x))[0]
 
 
 @primitive
-def f64_from_bits(b):
+def f64_from_bits(b: int) -> float:
     """The binary64 value with the int64 pattern ``b`` (LLVM ``bitcast``)."""
     return _unpack_d(_pack_q(b))[0]
 
 
 @primitive
-def quiet(x):
+def quiet(x: float) -> float:
     """A NaN ``x`` with its quiet bit set (binary64: bit 51; under numba binary32 operands get bit 22)."""
     return _unpack_d(_pack_q(_unpack_q(_pack_d(x))[0] | 0x0008000000000000))[0]
 
 
 @primitive
-def default_nan(x):
+def default_nan(x: float) -> float:
     """x86's default NaN (``0xFFF8...``; binary32 ``0xFFC00000`` for a binary32 ``x``)."""
     return _unpack_d(_pack_q(-2251799813685248))[0]
 
 
 @primitive
-def fdiv(a, b):
+def fdiv(a: float, b: float) -> float:
     """IEEE division ``a / b`` (x86 ``divsd``/``divss``): by zero gives infinity of the sign of ``a * b``, 0/0
     the default NaN, a NaN ``a`` itself quieted (CPython raises instead, hence the cases here)."""
     if b != 0.0:
@@ -342,7 +343,7 @@ def fdiv(a, b):
 
 
 @primitive
-def ffloor(x):
+def ffloor(x: float) -> float:
     """IEEE roundToIntegralTowardNegative of a binary64 (exact; LLVM ``llvm.floor``; a NaN is quieted)."""
     if x != x:
         return quiet(x)
@@ -350,7 +351,7 @@ def ffloor(x):
 
 
 @primitive
-def fceil(x):
+def fceil(x: float) -> float:
     """IEEE roundToIntegralTowardPositive (exact; LLVM ``llvm.ceil``)."""
     if x != x:
         return quiet(x)
@@ -358,7 +359,7 @@ def fceil(x):
 
 
 @primitive
-def ftrunc(x):
+def ftrunc(x: float) -> float:
     """IEEE roundToIntegralTowardZero (exact; LLVM ``llvm.trunc``)."""
     if x != x:
         return quiet(x)
@@ -366,7 +367,7 @@ def ftrunc(x):
 
 
 @primitive
-def frint(x):
+def frint(x: float) -> float:
     """IEEE roundToIntegralTiesToEven (exact; LLVM ``llvm.rint`` in the default rounding mode)."""
     if x != x:
         return quiet(x)
@@ -374,13 +375,13 @@ def frint(x):
 
 
 @primitive
-def fmod(a, b):
+def fmod(a: float, b: float) -> float:
     """C ``fmod`` of a finite ``a`` and a non-zero ``b``: exact (|r| < |b|, the dividend's sign)."""
     return math.fmod(a, b)
 
 
 @primitive
-def fsqrt(x):
+def fsqrt(x: float) -> float:
     """IEEE square root (x86 ``sqrtsd``/``sqrtss``, correctly rounded): a NaN is quieted, a negative operand
     gives the default NaN, ``sqrt(-0) = -0``."""
     if x >= 0.0:
@@ -392,7 +393,7 @@ def fsqrt(x):
 
 # ================================================================================================ integers
 @rule()
-def smin(w):
+def smin(w: int) -> int:
     """``-2^(w-1)``, the most negative signed value of width ``w``, in stored form (``1`` for ``i1``)."""
     if w == 1:
         return 1
@@ -402,7 +403,7 @@ def smin(w):
 
 
 @rule()
-def smax(w):
+def smax(w: int) -> int:
     """``2^(w-1) - 1`` in stored form (``0`` for ``i1``)."""
     if w == 64:
         return I64_MAX
@@ -410,7 +411,7 @@ def smax(w):
 
 
 @rule()
-def wrap(v, w):
+def wrap(v: int, w: int) -> int:
     """The stored form of ``v`` modulo 2^w: sign-extended from bit ``w - 1`` (``((v & M) ^ H) - H`` with
     ``M = 2^w - 1``, ``H = 2^(w-1)``: no step can overflow an int64), ``v & 1`` for ``i1``, ``v`` itself for
     64 bits.  (Branch-free on purpose: a range test first would let LLVM vectorise nothing.)"""
@@ -422,7 +423,7 @@ def wrap(v, w):
 
 
 @rule()
-def sread(v, w):
+def sread(v: int, w: int) -> int:
     """The signed (two's complement) reading of a stored value: ``-v`` for ``i1`` (so 1 reads -1)."""
     if w == 1:
         return -v
@@ -430,7 +431,7 @@ def sread(v, w):
 
 
 @rule()
-def uread(v, w):
+def uread(v: int, w: int) -> int:
     """The unsigned reading of a stored value of width ``w < 64`` (non-negative, below 2^63)."""
     if w == 1:
         return v
@@ -438,7 +439,7 @@ def uread(v, w):
 
 
 @rule()
-def ubits(v, w):
+def ubits(v: int, w: int) -> int:
     """The bit pattern of a stored value: its unsigned reading below 64 bits, the int64 pattern at 64."""
     if w == 64:
         return v
@@ -446,7 +447,7 @@ def ubits(v, w):
 
 
 @rule()
-def addi(x, y, w):
+def addi(x: int, y: int, w: int) -> int:
     """``x + y`` modulo 2^w.  Below 63 bits the exact sum fits an int64 (|x|, |y| < 2^61)."""
     if w <= 62:
         return wrap(x + y, w)
@@ -454,7 +455,7 @@ def addi(x, y, w):
 
 
 @rule()
-def subi(x, y, w):
+def subi(x: int, y: int, w: int) -> int:
     """``x - y`` modulo 2^w (exact in int64 below 63 bits)."""
     if w <= 62:
         return wrap(x - y, w)
@@ -462,7 +463,7 @@ def subi(x, y, w):
 
 
 @rule()
-def muli(x, y, w):
+def muli(x: int, y: int, w: int) -> int:
     """``x * y`` modulo 2^w; up to 32 bits the exact product fits an int64 (|x|, |y| <= 2^31)."""
     if w <= 32:
         return wrap(x * y, w)
@@ -470,25 +471,25 @@ def muli(x, y, w):
 
 
 @rule(note="the operator & (bitwise and of stored forms is a stored form)")
-def andi(x, y):
+def andi(x: int, y: int) -> int:
     """Bitwise and: of two sign-extended (or 0/1) values it is again one, so no wrap is needed."""
     return x & y
 
 
 @rule(note="the operator |")
-def ori(x, y):
+def ori(x: int, y: int) -> int:
     """Bitwise or of stored forms (a stored form)."""
     return x | y
 
 
 @rule(note="the operator ^")
-def xori(x, y):
+def xori(x: int, y: int) -> int:
     """Bitwise exclusive or of stored forms (a stored form)."""
     return x ^ y
 
 
 @rule()
-def ult(x, y, w):
+def ult(x: int, y: int, w: int) -> bool:
     """Unsigned ``x < y`` of width-``w`` values."""
     if w == 64:
         return ult64(x, y)
@@ -496,7 +497,7 @@ def ult(x, y, w):
 
 
 @rule()
-def ule(x, y, w):
+def ule(x: int, y: int, w: int) -> bool:
     """Unsigned ``x <= y`` of width-``w`` values."""
     if w == 64:
         return ule64(x, y)
@@ -504,7 +505,7 @@ def ule(x, y, w):
 
 
 @rule()
-def cmpi(pred, x, y, w):
+def cmpi(pred: int, x: int, y: int, w: int) -> int:
     """``arith.cmpi`` / ``index.cmp``: 1 or 0.  ``pred`` is the CmpIPredicate number (:data:`CMPI_PREDICATES`):
     eq/ne compare the stored forms, s* the signed readings, u* the unsigned ones."""
     if pred == 0:
@@ -531,38 +532,38 @@ def cmpi(pred, x, y, w):
 
 
 @rule()
-def minsi(x, y, w):
+def minsi(x: int, y: int, w: int) -> int:
     """The operand with the smaller signed reading (``x`` on a tie)."""
     return x if sread(x, w) <= sread(y, w) else y
 
 
 @rule()
-def maxsi(x, y, w):
+def maxsi(x: int, y: int, w: int) -> int:
     """The operand with the larger signed reading."""
     return x if sread(x, w) >= sread(y, w) else y
 
 
 @rule()
-def minui(x, y, w):
+def minui(x: int, y: int, w: int) -> int:
     """The operand with the smaller unsigned reading."""
     return y if ult(y, x, w) else x
 
 
 @rule()
-def maxui(x, y, w):
+def maxui(x: int, y: int, w: int) -> int:
     """The operand with the larger unsigned reading."""
     return y if ult(x, y, w) else x
 
 
 @rule(note="the conditional expression")
-def select(c, a, b):
+def select(c: int | bool, a: Any, b: Any) -> Any:
     """``arith.select`` on scalars: ``a`` when the i1 condition is 1, else ``b``."""
     return a if c != 0 else b
 
 
 # ------------------------------------------------------------------------------------------------ division
 @rule()
-def div_fault(x, y, w, signed):
+def div_fault(x: int, y: int, w: int, signed: bool) -> int:
     """The undefined cases of integer division and remainder (MLIR gives them no value; xesim reports them):
     :data:`DIV_BY_ZERO`, or :data:`DIV_OVERFLOW` for a signed ``-2^(w-1) / -1`` (divsi, ceildivsi, floordivsi,
     and remsi, which LLVM's ``srem`` also leaves undefined); :data:`OK` otherwise."""
@@ -574,19 +575,19 @@ def div_fault(x, y, w, signed):
 
 
 @rule()
-def divsi(x, y, w):
+def divsi(x: int, y: int, w: int) -> int:
     """Signed division truncating toward zero (after :func:`div_fault` returned OK)."""
     return wrap(sdiv64(sread(x, w), sread(y, w)), w)
 
 
 @rule()
-def remsi(x, y, w):
+def remsi(x: int, y: int, w: int) -> int:
     """Remainder of :func:`divsi` (the dividend's sign)."""
     return wrap(srem64(sread(x, w), sread(y, w)), w)
 
 
 @rule()
-def ceildivsi(x, y, w):
+def ceildivsi(x: int, y: int, w: int) -> int:
     """Signed division rounding toward +infinity: the truncated quotient plus one when the remainder is
     non-zero and the exact quotient positive (|q| <= 2^62 whenever that adds 1: no overflow)."""
     sx, sy = sread(x, w), sread(y, w)
@@ -597,7 +598,7 @@ def ceildivsi(x, y, w):
 
 
 @rule()
-def floordivsi(x, y, w):
+def floordivsi(x: int, y: int, w: int) -> int:
     """Signed division rounding toward -infinity (the truncated quotient minus one when the remainder is
     non-zero and the exact quotient negative)."""
     sx, sy = sread(x, w), sread(y, w)
@@ -608,7 +609,7 @@ def floordivsi(x, y, w):
 
 
 @rule()
-def divui(x, y, w):
+def divui(x: int, y: int, w: int) -> int:
     """Unsigned division (the readings are below 2^63 under 64 bits, so truncating division is exact)."""
     if w == 64:
         return udiv64(x, y)
@@ -616,7 +617,7 @@ def divui(x, y, w):
 
 
 @rule()
-def remui(x, y, w):
+def remui(x: int, y: int, w: int) -> int:
     """Unsigned remainder."""
     if w == 64:
         return urem64(x, y)
@@ -624,7 +625,7 @@ def remui(x, y, w):
 
 
 @rule()
-def ceildivui(x, y, w):
+def ceildivui(x: int, y: int, w: int) -> int:
     """Unsigned division rounding up (quotient plus one when the remainder is non-zero)."""
     if w == 64:
         q = udiv64(x, y)
@@ -640,7 +641,7 @@ def ceildivui(x, y, w):
 
 # ------------------------------------------------------------------------------------------------ shifts
 @rule()
-def shift_fault(y, w):
+def shift_fault(y: int, w: int) -> int:
     """:data:`SHIFT_TOO_BIG` when the unsigned reading of the amount is >= ``w`` (MLIR: poison), else OK."""
     if w == 64:
         return OK if ult64(y, 64) else SHIFT_TOO_BIG
@@ -648,7 +649,7 @@ def shift_fault(y, w):
 
 
 @rule()
-def shift_amount(y, w):
+def shift_amount(y: int, w: int) -> int:
     """The shift amount (unsigned reading; < ``w`` once :func:`shift_fault` returned OK)."""
     if w == 64:
         return y
@@ -656,19 +657,19 @@ def shift_amount(y, w):
 
 
 @rule()
-def shli(x, y, w):
+def shli(x: int, y: int, w: int) -> int:
     """``x << n`` modulo 2^w."""
     return wrap(shl64(x, shift_amount(y, w)), w)
 
 
 @rule()
-def shrsi(x, y, w):
+def shrsi(x: int, y: int, w: int) -> int:
     """Arithmetic shift right of the signed reading."""
     return wrap(ashr64(sread(x, w), shift_amount(y, w)), w)
 
 
 @rule()
-def shrui(x, y, w):
+def shrui(x: int, y: int, w: int) -> int:
     """Logical shift right of the unsigned reading."""
     if w == 64:
         return lshr64(x, y)
@@ -677,7 +678,7 @@ def shrui(x, y, w):
 
 # ------------------------------------------------------------------------------------------------ overflow flags
 @rule()
-def overflow_signed(op, x, y, w):
+def overflow_signed(op: int, x: int, y: int, w: int) -> bool:
     """``overflow<nsw>``: True when the exact result of ``op`` (:data:`OV_ADD` ...) on the signed readings does
     not fit ``w`` bits (the result is poison in MLIR; xesim reports it).  Exact in int64 where the operands
     are narrow enough; otherwise from the wrapped result: a 64-bit sum overflowed iff both operands differ
@@ -707,7 +708,7 @@ def overflow_signed(op, x, y, w):
 
 
 @rule()
-def overflow_unsigned(op, x, y, w):
+def overflow_unsigned(op: int, x: int, y: int, w: int) -> bool:
     """``overflow<nuw>``: True when the exact result on the unsigned readings does not fit ``w`` bits (a
     difference when ``x < y``; a product ``r = x*y mod 2^w`` is exact iff ``x == 0`` or ``r / x == y``)."""
     if w == 64:
@@ -739,7 +740,7 @@ def overflow_unsigned(op, x, y, w):
 
 # ------------------------------------------------------------------------------------------------ casts
 @rule()
-def extsi(x, ws, wd):
+def extsi(x: int, ws: int, wd: int) -> int:
     """Sign-extend or truncate a width-``ws`` value to ``wd`` bits (a sign-extended value of ``ws >= 2`` bits is
     already the stored form at every wider width)."""
     if ws >= 2 and wd >= ws:
@@ -748,14 +749,14 @@ def extsi(x, ws, wd):
 
 
 @rule()
-def extui(x, ws, wd):
+def extui(x: int, ws: int, wd: int) -> int:
     """Zero-extend or truncate a width-``ws`` value to ``wd`` bits."""
     return wrap(ubits(x, ws), wd)
 
 
 # ------------------------------------------------------------------------------------------------ integer math
 @rule()
-def absi(x, w):
+def absi(x: int, w: int) -> int:
     """|signed reading| modulo 2^w: ``absi(-2^(w-1)) = -2^(w-1)`` (LLVM ``abs`` with ``is_int_min_poison =
     false``, MLIR's lowering)."""
     sx = sread(x, w)
@@ -765,13 +766,13 @@ def absi(x, w):
 
 
 @rule()
-def ctlz(x, w):
+def ctlz(x: int, w: int) -> int:
     """Leading zero bits of the width-``w`` pattern (``w`` for 0)."""
     return wrap(clz64(ubits(x, w)) - (64 - w), w)
 
 
 @rule()
-def cttz(x, w):
+def cttz(x: int, w: int) -> int:
     """Trailing zero bits of the width-``w`` pattern (``w`` for 0)."""
     u = ubits(x, w)
     if u == 0:
@@ -780,14 +781,14 @@ def cttz(x, w):
 
 
 @rule()
-def ctpop(x, w):
+def ctpop(x: int, w: int) -> int:
     """Set bits of the width-``w`` pattern."""
     return wrap(popcount64(ubits(x, w)), w)
 
 
 # ================================================================================================ floats
 @rule()
-def nan_pick(a, b, r):
+def nan_pick(a: float, b: float, r: float) -> float:
     """The NaN an x86 SSE ``+ - * /`` returns when its result ``r`` is NaN: the first NaN operand, quieted, else
     ``r`` (the default NaN of an invalid operation such as inf - inf).  LLVM may commute ``fadd``/``fmul``, which
     would pick the other payload, and CPython's C arithmetic follows the SSE rule (Intel SDM vol. 1, table
@@ -800,7 +801,7 @@ def nan_pick(a, b, r):
 
 
 @rule()
-def addf(a, b):
+def addf(a: float, b: float) -> float:
     """IEEE ``a + b`` in the operands' format, correctly rounded (round to nearest even), NaN by
     :func:`nan_pick`; the caller rounds once more to the op's type (see the module docstring)."""
     r = a + b
@@ -810,7 +811,7 @@ def addf(a, b):
 
 
 @rule()
-def subf(a, b):
+def subf(a: float, b: float) -> float:
     """IEEE ``a - b`` (as :func:`addf`)."""
     r = a - b
     if r != r:
@@ -819,7 +820,7 @@ def subf(a, b):
 
 
 @rule()
-def mulf(a, b):
+def mulf(a: float, b: float) -> float:
     """IEEE ``a * b`` (as :func:`addf`)."""
     r = a * b
     if r != r:
@@ -828,7 +829,7 @@ def mulf(a, b):
 
 
 @rule()
-def divf(a, b):
+def divf(a: float, b: float) -> float:
     """IEEE ``a / b`` (x/0 is an infinity, 0/0 the default NaN; as :func:`addf`)."""
     r = fdiv(a, b)
     if r != r:
@@ -837,7 +838,7 @@ def divf(a, b):
 
 
 @rule()
-def remf(a, b):
+def remf(a: float, b: float) -> float:
     """``arith.remf``: C ``fmod`` -- exact (|r| < |b|, the dividend's sign), so no rounding happens; a NaN
     operand gives it quieted (:func:`nan_pick`), ``fmod(x, 0)`` and ``fmod(inf, y)`` the default NaN,
     ``fmod(x, inf) = x``."""
@@ -851,13 +852,13 @@ def remf(a, b):
 
 
 @rule(note="IEEE binary64 -> binary32 conversion (x86 cvtsd2ss / LLVM fptrunc)")
-def narrow_f32(x):
+def narrow_f32(x: float) -> float:
     """Round a binary64 value once to binary32 (RNE; NaN keeps sign and top payload bits, gets the quiet bit)."""
     return to_f32(x)
 
 
 @rule(inline_in_nests=False)
-def round_narrow(x, p, emin, emax, nbits):
+def round_narrow(x: float, p: int, emin: int, emax: int, nbits: int) -> int:
     """Round the binary64 ``x`` once (round to nearest even) to the IEEE format with precision ``p``, normal
     exponents ``emin .. emax`` and ``nbits`` bits; return its bit pattern.  Exact integer arithmetic on the
     significand ``m`` (53 bits) and exponent: ``q = m >> s`` with the dropped bits ``r`` compared with half an
@@ -900,26 +901,26 @@ def round_narrow(x, p, emin, emax, nbits):
 
 
 @rule()
-def f64_to_f16(x):
+def f64_to_f16(x: float) -> int:
     """Round a binary64 value once to f16 (its bit pattern)."""
     return round_narrow(x, 11, -14, 15, 16)
 
 
 @rule()
-def f64_to_bf16(x):
+def f64_to_bf16(x: float) -> int:
     """Round a binary64 value once to bf16 (its bit pattern)."""
     return round_narrow(x, 8, -126, 127, 16)
 
 
 @rule(note="numba: F16C vcvtps2ph on binary32 operands when the CPU has it (checked against the rule)")
-def f32_to_f16(x):
+def f32_to_f16(x: float) -> int:
     """Round a binary32 value once to f16, round to nearest even (its bit pattern): :func:`round_narrow` of the
     exact binary64 value; NaN as there (quiet bit set, like ``vcvtps2ph``)."""
     return round_narrow(f64(x), 11, -14, 15, 16)
 
 
 @rule()
-def f32_to_bf16(x):
+def f32_to_bf16(x: float) -> int:
     """Round a binary32 value once to bf16 (its bit pattern): adding ``0x7FFF`` plus the kept part's last bit
     to the pattern and dropping 16 bits rounds to nearest even (a carry into the exponent is the correct
     binade change, into infinity the correct overflow); a NaN keeps its sign and top payload bits and gets
@@ -931,14 +932,14 @@ def f32_to_bf16(x):
 
 
 @rule(note="numba: F16C vcvtph2ps when the CPU has it (checked against the rule for all 2^16 inputs)")
-def f16_to_f32(h):
+def f16_to_f32(h: int) -> float:
     """f16 pattern -> binary32 value (exact; a NaN keeps sign and payload and gets the quiet bit, as
     ``vcvtph2ps``)."""
     return f32_from_bits(f16_to_f32_bits(h))
 
 
 @rule(inline_in_nests=False)
-def f16_to_f32_bits(h):
+def f16_to_f32_bits(h: int) -> int:
     """The binary32 pattern of the f16 pattern ``h`` (exact; NaNs quieted)."""
     s = (h & 0x8000) << 16
     e = (h >> 10) & 0x1F
@@ -956,7 +957,7 @@ def f16_to_f32_bits(h):
 
 
 @rule()
-def f16_to_f64(h):
+def f16_to_f64(h: int) -> float:
     """``arith.extf`` f16 -> f64: exact; a NaN keeps sign and payload *without* quieting (the interpreter has
     always widened with numpy's bit-level half -> double conversion)."""
     if (h & 0x7FFF) > 0x7C00:
@@ -965,25 +966,25 @@ def f16_to_f64(h):
 
 
 @rule()
-def f32_to_f64(x):
+def f32_to_f64(x: float) -> float:
     """``arith.extf`` f32 -> f64: exact (LLVM ``fpext``, x86 ``cvtss2sd``: a NaN gets the quiet bit)."""
     return f64(x)
 
 
 @rule()
-def bf16_to_f64(h):
+def bf16_to_f64(h: int) -> float:
     """``arith.extf`` bf16 -> f64: exact, through binary32 (so NaNs are quieted, as f32 -> f64)."""
     return f64(bf16_to_f32(h))
 
 
 @rule()
-def bf16_to_f32(h):
+def bf16_to_f32(h: int) -> float:
     """bf16 pattern -> binary32 value, exact (the pattern shifted to the top half; NaNs unchanged)."""
     return f32_from_bits(h << 16)
 
 
 @rule()
-def bf16_to_f32_quiet(h):
+def bf16_to_f32_quiet(h: int) -> float:
     """``arith.extf`` bf16 -> f32: exact, NaNs quieted (the interpreter has always widened through a C float ->
     double conversion, which sets the quiet bit)."""
     if (h & 0x7FFF) > 0x7F80:
@@ -993,7 +994,7 @@ def bf16_to_f32_quiet(h):
 
 # ------------------------------------------------------------------------------------------------ int <-> float
 @rule(inline_in_nests=False)
-def odd64(mag, neg):
+def odd64(mag: int, neg: bool) -> float:
     """The integer with unsigned 64-bit pattern ``mag`` (negated when ``neg``) as a binary64 rounded to odd:
     exact below 2^53; above, the dropped bits are ORed into the last kept one.  Rounding that value once more
     to p <= 51 bits is the correctly rounded result (Boldo & Melquiond, "Emulation of FMA and correctly rounded
@@ -1013,7 +1014,7 @@ def odd64(mag, neg):
 
 
 @rule()
-def itof64(x, w, signed):
+def itof64(x: int, w: int, signed: bool) -> float:
     """The signed or unsigned reading of a width-``w`` value rounded once to binary64 (LLVM ``sitofp`` /
     ``uitofp`` are single correctly rounded conversions; so is CPython's int -> float)."""
     if signed:
@@ -1024,7 +1025,7 @@ def itof64(x, w, signed):
 
 
 @rule()
-def itof32(x, w, signed):
+def itof32(x: int, w: int, signed: bool) -> float:
     """The reading rounded once to binary32: exact in binary64 below 2^53 (then one rounding), else through a
     round-to-odd binary64 (:func:`odd64`; 53 >= 24 + 2)."""
     if w <= 53:
@@ -1038,14 +1039,14 @@ def itof32(x, w, signed):
 
 
 @rule()
-def itof16(x, w, signed):
+def itof16(x: int, w: int, signed: bool) -> int:
     """The reading rounded once to f16: through binary32 -- exact below 2^24, and every integer at or above
     2^24 (even after rounding to binary32) exceeds the f16 range, so both give infinity."""
     return f32_to_f16(itof32(x, w, signed))
 
 
 @rule()
-def itobf16(x, w, signed):
+def itobf16(x: int, w: int, signed: bool) -> int:
     """The reading rounded once to bf16: exact binary64 below 2^53, else the round-to-odd binary64
     (:func:`odd64`: 53 >= 8 + 2), then :func:`round_narrow` (a binary32 step could round twice)."""
     if w <= 53:
@@ -1059,7 +1060,7 @@ def itobf16(x, w, signed):
 
 
 @rule(note="saturating, NaN -> 0: the Intel GPU rule (xesim/numerics/conversions.py FPTOINT_RULE)")
-def ftoi(x, w, signed):
+def ftoi(x: float, w: int, signed: bool) -> int:
     """``arith.fptosi``/``fptoui`` of the binary64 value ``x`` to width ``w``: truncate toward zero, saturate to
     the signed/unsigned range, NaN -> 0 (``conversions.FPTOINT_RULE``: MLIR leaves these cases undefined).  The
     bounds ``2^(w-1)``, ``2^w`` are exact binary64 values; the result is in stored form."""
@@ -1081,7 +1082,7 @@ def ftoi(x, w, signed):
 
 # ------------------------------------------------------------------------------------------------ compare, min/max
 @rule()
-def cmpf(pred, a, b):
+def cmpf(pred: int, a: float, b: float) -> int:
     """``arith.cmpf``: 1 or 0.  ``pred`` is the CmpFPredicate number (:data:`CMPF_PREDICATES`).  IEEE 754 §5.11:
     an ordered predicate is false and an unordered one true when an operand is NaN."""
     if pred == 0:
@@ -1120,13 +1121,13 @@ def cmpf(pred, a, b):
 
 
 @rule()
-def neg_sign(x):
+def neg_sign(x: float) -> bool:
     """The sign bit of ``x`` (also of zeros and NaNs)."""
     return math.copysign(1.0, x) < 0.0
 
 
 @rule()
-def pick_minimum(a, b):
+def pick_minimum(a: float, b: float) -> bool:
     """``arith.minimumf`` (IEEE 754-2019 minimum) takes ``b`` (True) or ``a``: NaN if either is NaN (the first
     NaN), -0 < +0.  The chosen operand is returned unchanged (payload and zero sign kept)."""
     if a != a:
@@ -1135,7 +1136,7 @@ def pick_minimum(a, b):
 
 
 @rule()
-def pick_maximum(a, b):
+def pick_maximum(a: float, b: float) -> bool:
     """``arith.maximumf`` (IEEE 754-2019 maximum) takes ``b``: NaN if either is NaN, +0 > -0."""
     if a != a:
         return False
@@ -1143,7 +1144,7 @@ def pick_maximum(a, b):
 
 
 @rule()
-def pick_minnum(a, b):
+def pick_minnum(a: float, b: float) -> bool:
     """``arith.minnumf`` (IEEE 754-2008 minNum) takes ``b``: the other operand when one is NaN; -0 < +0
     (an assumption: LLVM allows either operand when they compare equal)."""
     if b != b:
@@ -1152,7 +1153,7 @@ def pick_minnum(a, b):
 
 
 @rule()
-def pick_maxnum(a, b):
+def pick_maxnum(a: float, b: float) -> bool:
     """``arith.maxnumf`` (IEEE 754-2008 maxNum) takes ``b``; +0 > -0 (assumption, as :func:`pick_minnum`)."""
     if b != b:
         return False
@@ -1161,7 +1162,7 @@ def pick_maxnum(a, b):
 
 # ------------------------------------------------------------------------------------------------ sign bits
 @rule()
-def sign_bit(nbits):
+def sign_bit(nbits: int) -> int:
     """The sign bit of an ``nbits``-wide float pattern (as an int64)."""
     if nbits == 64:
         return I64_MIN
@@ -1169,19 +1170,19 @@ def sign_bit(nbits):
 
 
 @rule()
-def flip_sign(b, nbits):
+def flip_sign(b: int, nbits: int) -> int:
     """``arith.negf`` on the bit pattern: flip the sign bit (also of NaN)."""
     return b ^ sign_bit(nbits)
 
 
 @rule()
-def clear_sign(b, nbits):
+def clear_sign(b: int, nbits: int) -> int:
     """``math.absf`` on the bit pattern: clear the sign bit (also of NaN)."""
     return b & ~sign_bit(nbits)
 
 
 @rule()
-def copy_sign(b, s, nbits):
+def copy_sign(b: int, s: int, nbits: int) -> int:
     """``math.copysign`` on the bit patterns: the magnitude bits of ``b`` with the sign bit of ``s``."""
     m = sign_bit(nbits)
     return (b & ~m) | (s & m)
@@ -1189,7 +1190,7 @@ def copy_sign(b, s, nbits):
 
 # ------------------------------------------------------------------------------------------------ math
 @rule(note="IEEE square root (x86 sqrtsd/sqrtss)")
-def sqrtf(x):
+def sqrtf(x: float) -> float:
     """``math.sqrt`` in the operand's format (correctly rounded, IEEE 754); a NaN is quieted, a negative operand
     gives the default NaN.  f16/bf16/f32 computed in binary64 and rounded once to binary32 is the same value
     (53 >= 2*24 + 2: Figueroa's theorem covers sqrt)."""
@@ -1197,31 +1198,31 @@ def sqrtf(x):
 
 
 @rule(note="IEEE roundToIntegralTowardNegative (LLVM llvm.floor)")
-def floorf(x):
+def floorf(x: float) -> float:
     """``math.floor`` of a binary64 value (exact; the caller narrows the representable result)."""
     return ffloor(x)
 
 
 @rule(note="IEEE roundToIntegralTowardPositive (LLVM llvm.ceil)")
-def ceilf(x):
+def ceilf(x: float) -> float:
     """``math.ceil`` of a binary64 value (exact)."""
     return fceil(x)
 
 
 @rule(note="IEEE roundToIntegralTowardZero (LLVM llvm.trunc)")
-def truncf(x):
+def truncf(x: float) -> float:
     """``math.trunc`` of a binary64 value (exact)."""
     return ftrunc(x)
 
 
 @rule(note="IEEE roundToIntegralTiesToEven (LLVM llvm.rint in the default rounding mode)")
-def roundevenf(x):
+def roundevenf(x: float) -> float:
     """``math.roundeven`` of a binary64 value (round half to even; exact)."""
     return frint(x)
 
 
 @rule()
-def roundf(x):
+def roundf(x: float) -> float:
     """``math.round`` of a binary64 value: half away from zero (exact: ``x - trunc(x)`` is exact in binary
     floating point)."""
     t = ftrunc(x)
@@ -1231,7 +1232,7 @@ def roundf(x):
 
 
 @rule(inline_in_nests=False)
-def fma_odd(a, b, c):
+def fma_odd(a: float, b: float, c: float) -> float:
     """``a * b + c`` for binary64 operands holding values of a format with p <= 24, rounded to odd in binary64:
     the product is exact (<= 48 bits), TwoSum gives the sum's exact error, an inexact sum with an even last
     bit moves one ulp toward the error; narrowing the result once is then the correctly rounded fma (Boldo &
@@ -1254,25 +1255,25 @@ def fma_odd(a, b, c):
 
 
 @rule()
-def isnanf(x):
+def isnanf(x: float) -> int:
     """1 when ``x`` is a NaN."""
     return 1 if x != x else 0
 
 
 @rule()
-def isinff(x):
+def isinff(x: float) -> int:
     """1 when ``x`` is an infinity."""
     return 1 if math.isinf(x) else 0
 
 
 @rule()
-def isfinitef(x):
+def isfinitef(x: float) -> int:
     """1 when ``x`` is finite."""
     return 1 if math.isfinite(x) else 0
 
 
 @rule()
-def isnormalf(x, tiny):
+def isnormalf(x: float, tiny: float) -> int:
     """1 when ``x`` is finite with ``|x| >= tiny``, the smallest normal magnitude of its format."""
     return 1 if math.isfinite(x) and abs(x) >= tiny else 0
 

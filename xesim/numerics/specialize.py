@@ -438,7 +438,7 @@ class _Builder:
             b = g.get("__builtins__", {})
             b = b if isinstance(b, dict) else vars(b)
             ok = True
-            for node in ast.walk(fd):
+            for node in (n for st in fd.body for n in ast.walk(st)):  # the body: annotations are not run
                 if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and node.id not in local:
                     want = g[node.id] if node.id in g else b.get(node.id, _MISSING)
                     have = self.globals[node.id] if node.id in self.globals else b.get(node.id, _MISSING)
