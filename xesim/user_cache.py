@@ -1,8 +1,9 @@
 """The user's cache directory for files xesim derives and reuses across processes.
 
 ``$XESIM_CACHE_DIR`` when set, else ``~/.cache/xesim``.  Each user of the cache has a subdirectory: ``jit``
-(generated host loop nests and numba's machine code for them, :mod:`xesim.exec.jit.runner`) and ``registry``
-(the parsed dialect definitions, :func:`xesim.ir.opdefs.load_registry`).  Everything in it is derived data:
+(generated host loop nests and numba's machine code for them, :mod:`xesim.exec.jit.runner`), ``registry``
+(the parsed dialect definitions, :func:`xesim.ir.opdefs.load_registry`) and ``rules`` (the interpreter's
+scalar steps generated from the scalar rules, :func:`xesim.numerics.specialize.build`).  Everything in it is derived data:
 deleting the directory only costs time.  This module imports nothing from the rest of xesim, so every layer
 may use it.
 """

@@ -131,6 +131,7 @@ class _LibmUfunc:
     def __init__(self, fn: Callable[..., float], nargs: int) -> None:
         self.fn, self.nargs = fn, nargs
         self.ufunc: Any = None
+        self.compiled: Any = None
 
     def __call__(self, *xs: np.ndarray) -> np.ndarray:
         if self.ufunc is None:
@@ -139,6 +140,15 @@ class _LibmUfunc:
             sig = "float64(" + ", ".join(["float64"] * self.nargs) + ")"
             self.ufunc = numba.vectorize([sig], cache=True)(self.fn)
         return self.ufunc(*xs)
+
+    def scalar(self) -> Callable[..., float]:
+        """The function compiled by numba for float64 scalars (the very function compiled host loops call:
+        ``libm_<name>`` in xesim/exec/jit/rt.py); made on first use."""
+        if self.compiled is None:
+            import numba
+
+            self.compiled = numba.njit(cache=True)(self.fn)
+        return self.compiled
 
 
 #: Unary functions on float64 arrays, by ``math`` dialect op name (without ``math.``).

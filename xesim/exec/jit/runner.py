@@ -5,8 +5,9 @@ Cache
     A nest's module source (header + generated function) is content-addressed: it is written once to
     ``$XESIM_CACHE_DIR/jit/n_<sha>.py`` (default ``~/.cache/xesim/jit``) and never rewritten, so numba's
     ``cache=True`` (keyed by the file's path and timestamp, the argument types and the CPU) reuses the
-    machine code in later processes.  The header names a digest of :mod:`xesim.exec.jit.rt` and the code
-    generator's version, so a change to either gives new files instead of stale machine code.  Within a
+    machine code in later processes.  The header names a digest of :mod:`xesim.exec.jit.rt`, of the scalar
+    rules (:mod:`xesim.numerics.scalar_rules`, compiled into every nest) and the code generator's version, so a
+    change to any of them gives new files instead of stale machine code.  Within a
     process, dispatchers are shared by source.
 
 Faults
@@ -71,12 +72,19 @@ def _mathfuncs_file() -> str:
     return mathfuncs.__file__
 
 
+def _rules_file() -> str:
+    from xesim.numerics import scalar_rules
+
+    return scalar_rules.__file__
+
+
 def runtime_digest() -> str:
     global _RUNTIME_DIGEST
     if _RUNTIME_DIGEST is None:
         h = hashlib.sha256()
         h.update((Path(__file__).parent / "rt.py").read_bytes())
         h.update(Path(_mathfuncs_file()).read_bytes())  # the libm functions rt.py compiles (LIBM_UNARY, ...)
+        h.update(Path(_rules_file()).read_bytes())  # the scalar rules generated code calls (numba inlines them)
         h.update(codegen.CODEGEN_VERSION.encode())
         _RUNTIME_DIGEST = h.hexdigest()[:16]
     return _RUNTIME_DIGEST
@@ -92,17 +100,21 @@ def module_source(body: str) -> str:
     )
 
 
-def load_dispatcher(body: str) -> Any:
-    """The numba dispatcher of a generated function (shared per source; files written once)."""
+def load_dispatcher(body: str, make: Any = None) -> Any:
+    """The numba dispatcher of a generated function (shared per source; files written once).  With ``make``, the
+    function compiled is ``make()`` (a nest with the rules inlined into ``body``), made only when the file named
+    after ``body`` is not in the cache yet: a cached nest costs no inlining."""
     src = module_source(body)
-    digest = hashlib.sha256(src.encode()).hexdigest()[:24]
+    digest = hashlib.sha256((src + ("\n# inlined" if make is not None else "")).encode()).hexdigest()[:24]
     with _LOCK:
         disp = _DISPATCHERS.get(digest)
         if disp is not None:
             return disp
         d = cache_dir()
         path = d / f"n_{digest}.py"
-        if not path.exists() or path.read_text() != src:
+        if make is not None and not path.exists():
+            src = module_source(make())
+        if not path.exists() or (make is None and path.read_text() != src):
             fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
             with os.fdopen(fd, "w") as f:
                 f.write(src)
@@ -275,7 +287,8 @@ class CompiledNest:
         fn = self.fn
         if fn is None:
             try:
-                fn = self.fn = load_dispatcher(self.nest.body)
+                nest = self.nest
+                fn = self.fn = load_dispatcher(nest.calls, (lambda: nest.body) if nest.inline else None)
             except Exception as exc:  # noqa: BLE001 - any failure to load means: interpret
                 return self._broken(exc)
         try:

@@ -32,6 +32,12 @@ Floats
 
 Conversions: see :mod:`xesim.numerics.conversions` (truncf honours ``roundingmode``; fptosi/fptoui saturate
 and map NaN to 0, the Intel GPU rule).
+
+Scalars are computed by the rules of :mod:`xesim.numerics.scalar_rules` -- the functions compiled host loops
+call -- for integers of 1..64 bits and f16/bf16/f32/f64 (:func:`rule_step`: each op's step is generated from
+the rules' own code, specialised for the op's types).  Only wider integers (Python big ints) and the other
+float formats (fp8, tf32), which compiled code never handles, keep the element-type paths below, as do vectors
+(numpy/ml_dtypes loops; the module docstring's arguments above apply to them).
 """
 
 from __future__ import annotations
@@ -52,6 +58,9 @@ from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.numerics import conversions as C  # noqa: N812 - short alias
 from xesim.numerics import mathfuncs as M  # noqa: N812 - short alias
+from xesim.numerics import scalar_rules as R  # noqa: N812 - short alias
+from xesim.numerics.specialize import build as _build
+from xesim.numerics.specialize import inlinable as _inlinable
 
 
 def impl(*names: str):
@@ -154,13 +163,13 @@ class IntInfo:
             raise NotImplementedError(f"vectors of {self.type} are not supported")
 
     def s64(self, a: np.ndarray) -> np.ndarray:
-        """Signed reading of a stored array, as int64."""
+        """Signed reading of a stored array, as int64 (unsigned types: the rule ``wrap`` applied to the array --
+        its formula is exact on int64 arrays too)."""
         if self.kind == "bit":
             return -a.astype(np.int64)
         v = a.astype(np.int64)
         if self.kind == "unsigned" and self.width < 64:
-            h = np.int64(self.half)
-            v = ((v & np.int64(self.mask)) ^ h) - h
+            v = R.wrap(v, self.width)
         return v
 
     def u64(self, a: np.ndarray) -> np.ndarray:
@@ -178,11 +187,10 @@ class IntInfo:
             return (v & 1).astype(bool)
         if self.std:
             return v.astype(self.dtype)
-        v = v.astype(np.int64) & np.int64(self.mask)
+        v = v.astype(np.int64)
         if self.kind == "signed":
-            h = np.int64(self.half)
-            v = (v ^ h) - h
-        return v.astype(self.dtype)
+            return R.wrap(v, self.width).astype(self.dtype)  # the scalar rule, on the whole array
+        return (v & np.int64(self.mask)).astype(self.dtype)
 
 
 class FloatInfo:
@@ -283,6 +291,129 @@ def flag_set(attr: A.Attribute | None) -> set[str]:
     if isinstance(attr, A.DialectAttr):
         return {str(v) for _, v in attr.params} - {"none"}
     return set(re.findall(r"\b(nsw|nuw)\b", str(attr)))
+
+
+# =========================================================================== scalar steps from the rules
+
+_H16 = np.zeros(1, np.uint16)  # a 16-bit float as its bits and as a value (no FP conversion either way)
+_H16F = _H16.view(np.float16)
+_H16B = _H16.view(C.float_format("bf16").dtype)
+
+
+@_inlinable
+def _f16_of(b):
+    """The interpreter's f16 value (numpy.float16) with bit pattern ``b``."""
+    _H16[0] = b
+    return _H16F[0]
+
+
+@_inlinable
+def _bf16_of(b):
+    """The interpreter's bf16 value with bit pattern ``b``."""
+    _H16[0] = b
+    return _H16B[0]
+
+
+@_inlinable
+def _f16_bits(x):
+    """The bit pattern of an f16 value."""
+    _H16F[0] = x
+    return int(_H16[0])
+
+
+@_inlinable
+def _bf16_bits(x):
+    """The bit pattern of a bf16 value."""
+    _H16B[0] = x
+    return int(_H16[0])
+
+
+def _div_error(st: int, info: IntInfo) -> ExecFault:
+    if st == R.DIV_BY_ZERO:
+        return ExecFault("division by zero")
+    return ExecFault(f"signed division overflow: {info.smin} / -1 does not fit in {info}")
+
+
+def _shift_error(y: int, info: IntInfo) -> ExecFault:
+    return ExecFault(f"shift amount {y & info.mask} is not less than the bit width {info.width}")
+
+
+def _overflow_error(base: str, flag: str, x: int, y: int, info: IntInfo) -> ExecFault:
+    """The message of a poison result (the exact result computed with Python integers, for the text only)."""
+    exact = {"addi": operator.add, "subi": operator.sub, "muli": operator.mul, "shli": operator.lshift}[base]
+    if flag == "nsw":
+        r = exact(info.s(x), y if base == "shli" else info.s(y))
+        return ExecFault(f"signed overflow in {base} with overflow<nsw> (poison in MLIR): result {r} does not fit in "
+                         f"{info}")
+    r = exact(info.u(x), info.u(y))
+    return ExecFault(f"unsigned overflow in {base} with overflow<nuw> (poison in MLIR): result {r} does not fit in "
+                     f"{info}")
+
+
+_RULE_GLOBALS: dict[str, Any] = {k: v for k, v in vars(R).items() if not k.startswith("__")}
+_RULE_GLOBALS.update({"_H16": _H16, "_H16F": _H16F, "_H16B": _H16B, "_F64": np.float64, "_f16_of": _f16_of,
+                      "_bf16_of": _bf16_of, "_f16_bits": _f16_bits,
+                      "_bf16_bits": _bf16_bits, "_div_error": _div_error, "_shift_error": _shift_error,
+                      "_overflow_error": _overflow_error})
+
+#: float types the rules cover (the types compiled host loops support)
+RULE_FLOATS = ("f16", "bf16", "f32", "f64")
+
+#: the step expression of a float result, by type: from a value computed in the operands' format (``op``,
+#: rounded once to binary32 for f16/bf16/f32) or from a binary64 value (``f64``, rounded once to the type)
+_FROM_OP = {"f32": "narrow_f32({})", "f64": "_F64({})", "f16": "_f16_of(f32_to_f16(narrow_f32({})))",
+            "bf16": "_bf16_of(f32_to_bf16(narrow_f32({})))"}
+_FROM_F64 = {"f32": "narrow_f32({})", "f64": "_F64({})", "f16": "_f16_of(f64_to_f16({}))",
+             "bf16": "_bf16_of(f64_to_bf16({}))"}
+#: bits of / value from a float of each type (interpreter values <-> the rules' bit patterns)
+_BITS_OF = {"f32": "f32_bits({})", "f64": "f64_bits({})", "f16": "_f16_bits({})", "bf16": "_bf16_bits({})"}
+_OF_BITS = {"f32": "f32_from_bits({})", "f64": "_F64(f64_from_bits({}))", "f16": "_f16_of({})", "bf16": "_bf16_of({})"}
+FLOAT_BITS = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+
+
+def rule_step(op_name: str, body: str, slots: dict[str, int], **consts: Any):
+    """The step of a scalar op generated from the rules (:mod:`xesim.numerics.specialize`).
+
+    ``body`` is the step's code reading and writing the frame ``fr``; the names in ``slots`` are frame slots
+    (``_o``, ``_a`` ...), the upper-case names in ``consts`` constants (a width ``W``, a predicate ``PRED``),
+    every other name a rule, a primitive or one of the value conversions above.  The rules the body calls are
+    looked up for ``op_name`` (:func:`xesim.numerics.scalar_rules.lookup`: they must be rules of that op) and
+    inlined, so the step computes exactly what calling them computes."""
+    names = sorted(slots)
+    for fname in _called_rules(body):
+        R.lookup(op_name, fname, "interpreter")
+    src = (f"def _make({', '.join(names)}):\n    def step(fr):\n"
+           + "".join(f"        {line}\n" for line in body.strip().splitlines()) + "    return step\n")
+    return _build(src, _RULE_GLOBALS, consts, persist=True)(*[slots[n] for n in names])
+
+
+@functools.cache
+def _called_rules(body: str) -> tuple[str, ...]:
+    """Names of the rules (not primitives or helpers) a step body calls."""
+    import ast
+
+    out = []
+    for node in ast.walk(ast.parse(body.strip())):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            fn = R.BY_NAME.get(node.func.id)
+            if fn is not None and fn.__rule_ops__ and node.func.id not in out:
+                out.append(node.func.id)
+    return tuple(out)
+
+
+def int_operand(info: IntInfo, slot: str) -> str:
+    """The expression of an integer operand in the rules' signless stored form (unsigned types are stored as
+    their unsigned value in the interpreter)."""
+    return f"wrap(fr[{slot}], {info.width})" if info.kind == "unsigned" else f"fr[{slot}]"
+
+
+def int_result(info: IntInfo, expr: str) -> str:
+    """The interpreter's stored form of a rule's integer result."""
+    return f"({expr}) & {info.mask}" if info.kind == "unsigned" else expr
+
+
+def rules_cover_int(info: IntInfo) -> bool:
+    return info.width <= 64
 
 
 # =========================================================================== integer binary ops
@@ -397,14 +528,51 @@ _INT_DIV = {
 }
 
 
-def compile_int_binary(base: str, t: T.Type, a: int, b: int, o: int, flags: set[str] | frozenset = frozenset()):
+def compile_int_binary(base: str, t: T.Type, a: int, b: int, o: int, flags: set[str] | frozenset = frozenset(),
+                       op_name: str | None = None):
     """Step for integer binary op ``base`` (arith name without prefix, e.g. ``addi``, ``divsi``, ``shli``) on
-    type ``t`` (scalar or vector) reading slots ``a``, ``b`` and writing ``o``.  Shared by the index dialect."""
+    type ``t`` (scalar or vector) reading slots ``a``, ``b`` and writing ``o``.  Shared by the index dialect
+    (``op_name`` names the op whose rules are used; default ``arith.<base>``)."""
     info = int_info(elem(t))
     vec = is_vec(t)
     if vec:
         info.need_array()
         return _compile_int_binary_vec(base, t, info, a, b, o, flags)
+    if rules_cover_int(info):
+        return _int_binary_rule_step(op_name or f"arith.{base}", base, info, a, b, o, flags)
+    return _compile_int_binary_wide(base, info, a, b, o, flags)
+
+
+_SIGNED_DIV = {"divsi", "ceildivsi", "floordivsi", "remsi"}
+_OV_OPS = {"addi": R.OV_ADD, "subi": R.OV_SUB, "muli": R.OV_MUL, "shli": R.OV_SHL}
+
+
+def _int_binary_rule_step(op_name: str, base: str, info: IntInfo, a: int, b: int, o: int, flags):
+    """A scalar integer binary op of 1..64 bits: its rule (the same name as the arith op), after the rules
+    reporting its undefined cases (division, shift amount, overflow flags)."""
+    if base not in _INT_BIN_SIMPLE and base not in _INT_BIN_MINMAX and base not in _INT_DIV \
+            and base not in ("shli", "shrsi", "shrui"):
+        raise KeyError(base)
+    lines = [f"x = {int_operand(info, '_a')}", f"y = {int_operand(info, '_b')}"]
+    if base in _INT_DIV:
+        lines += [f"st = div_fault(x, y, W, {base in _SIGNED_DIV})", "if st:", "    raise _div_error(st, _info)"]
+    if base in ("shli", "shrsi", "shrui"):
+        lines += ["if shift_fault(y, W):", "    raise _shift_error(y, _info)"]
+    if flags:
+        if base not in _OV_OPS:
+            raise KeyError(f"{base} with overflow flags")
+        amount = "shift_amount(y, W)" if base == "shli" else "y"
+        for flag, fn in (("nsw", "overflow_signed"), ("nuw", "overflow_unsigned")):
+            if flag in flags:
+                lines += [f"if {fn}({_OV_OPS[base]}, x, {amount}, W):",
+                          f"    raise _overflow_error({base!r}, {flag!r}, x, {amount}, _info)"]
+    call = f"{base}(x, y)" if base in ("andi", "ori", "xori") else f"{base}(x, y, W)"
+    lines.append(f"fr[_o] = {int_result(info, call)}")
+    return rule_step(op_name, "\n".join(lines), {"_o": o, "_a": a, "_b": b, "_info": info}, W=info.width)
+
+
+def _compile_int_binary_wide(base: str, info: IntInfo, a: int, b: int, o: int, flags):
+    """Integers wider than 64 bits (Python integers; compiled code never sees them): the element-type path."""
     wrap = info.wrapper()
     if flags:
         return _compile_int_flags(base, info, a, b, o, flags)
@@ -606,9 +774,12 @@ _CMP_OPS = {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": opera
             "ge": operator.ge}
 
 
-def compile_cmpi(pred: str, t: T.Type, a: int, b: int, o: int):
+def compile_cmpi(pred: str, t: T.Type, a: int, b: int, o: int, op_name: str = "arith.cmpi"):
     """Step for an integer comparison with predicate ``pred`` (MLIR CmpIPredicate names) on type ``t``."""
     info = int_info(elem(t))
+    if not is_vec(t) and rules_cover_int(info):
+        body = f"fr[_o] = cmpi(PRED, {int_operand(info, '_a')}, {int_operand(info, '_b')}, W)"
+        return rule_step(op_name, body, {"_o": o, "_a": a, "_b": b}, PRED=CMPI_CASES.index(pred), W=info.width)
     if pred in ("eq", "ne"):
         interp, rel = "raw", pred
     else:
@@ -700,6 +871,10 @@ def compile_float_binary(base: str, t: T.Type, a: int, b: int, o: int):
 
         return vstep
 
+    if info.name in RULE_FLOATS:
+        body = "fr[_o] = " + _FROM_OP[info.name].format(f"{base}(float(fr[_a]), float(fr[_b]))")
+        return rule_step(f"arith.{base}", body, {"_o": o, "_a": a, "_b": b})
+
     def slow(x: Any, y: Any) -> Any:
         with np.errstate(all="ignore"):
             r = npop(np.float64(x), np.float64(y))
@@ -747,19 +922,18 @@ def _fminmax(op: Any, cx: Any):
     a, b = cx.slots(op.operands)
     o = cx.slot(op.results[0])
     t = op.results[0].type
-    sf, vf = _MINMAX_F[op.name.split(".", 1)[1]]
+    name = op.name.split(".", 1)[1]
     if is_vec(t):
-        g = fix0d(vf, t)
+        g = fix0d(_MINMAX_F[name][1], t)
 
         def vstep(fr: list) -> None:
             fr[o] = g(fr[a], fr[b])
 
         return vstep
-
-    def step(fr: list) -> None:
-        fr[o] = sf(fr[a], fr[b])
-
-    return step
+    pick = {"minimumf": "pick_minimum", "maximumf": "pick_maximum", "minnumf": "pick_minnum",
+            "maxnumf": "pick_maxnum"}[name]
+    return rule_step(op.name, f"fr[_o] = select({pick}(float(fr[_a]), float(fr[_b])), fr[_b], fr[_a])",
+                     {"_o": o, "_a": a, "_b": b})
 
 
 @impl("arith.remf")
@@ -776,6 +950,10 @@ def _remf(op: Any, cx: Any):
             fr[o] = g(fr[a], fr[b])
 
         return vstep
+
+    if name in RULE_FLOATS:
+        body = "fr[_o] = " + _FROM_F64[name].format("remf(float(fr[_a]), float(fr[_b]))")
+        return rule_step("arith.remf", body, {"_o": o, "_a": a, "_b": b})
 
     def step(fr: list) -> None:
         fr[o] = M.fmod(fr[a], fr[b], name)[()]
@@ -794,11 +972,9 @@ def _negf(op: Any, cx: Any):
             fr[o] = M.negate(fr[a], name)
 
         return vstep
-    if name in ("f16", "bf16", "f32", "f64"):
-        def step(fr: list) -> None:
-            fr[o] = -fr[a]  # numpy/ml_dtypes negation flips the sign bit, also of NaN
-
-        return step
+    if name in RULE_FLOATS:
+        body = "fr[_o] = " + _OF_BITS[name].format(f"flip_sign({_BITS_OF[name].format('fr[_a]')}, NB)")
+        return rule_step("arith.negf", body, {"_o": o, "_a": a}, NB=FLOAT_BITS[name])
 
     def gstep(fr: list) -> None:
         fr[o] = M.negate(np.asarray(fr[a]), name)[()]
@@ -852,6 +1028,9 @@ _CMPF_ARRAY = {
 
 def compile_cmpf(pred: str, t: T.Type, a: int, b: int, o: int):
     info = float_info(elem(t))
+    if not is_vec(t):
+        return rule_step("arith.cmpf", "fr[_o] = cmpf(PRED, float(fr[_a]), float(fr[_b]))", {"_o": o, "_a": a, "_b": b},
+                         PRED=CMPF_CASES.index(pred))
     if is_vec(t):
         pf = _CMPF_ARRAY[pred]
         wide = info.name in ("f32", "f64")
@@ -901,10 +1080,7 @@ def _select(op: Any, cx: Any):
 
         return vstep
 
-    def step(fr: list) -> None:
-        fr[o] = fr[tv] if fr[c] else fr[fv]
-
-    return step
+    return rule_step("arith.select", "fr[_o] = select(fr[_c], fr[_t], fr[_f])", {"_o": o, "_c": c, "_t": tv, "_f": fv})
 
 
 # =========================================================================== constant
@@ -968,7 +1144,7 @@ def _constant(op: Any, cx: Any):
 # =========================================================================== integer casts
 
 
-def compile_int_cast(mode: str, src: T.Type, dst: T.Type, a: int, o: int):
+def compile_int_cast(mode: str, src: T.Type, dst: T.Type, a: int, o: int, op_name: str = "arith.extsi"):
     """``mode``: ``s`` (sign-extend / truncate), ``u`` (zero-extend / truncate)."""
     si, di = int_info(elem(src)), int_info(elem(dst))
     if is_vec(src):
@@ -981,6 +1157,11 @@ def compile_int_cast(mode: str, src: T.Type, dst: T.Type, a: int, o: int):
             fr[o] = g(fr[a])
 
         return vstep
+    if rules_cover_int(si) and rules_cover_int(di):
+        fn = "extsi" if mode == "s" else "extui"
+        x = int_operand(si, "_a")
+        body = "fr[_o] = " + int_result(di, f"{fn}({x}, WS, WD)")
+        return rule_step(op_name, body, {"_o": o, "_a": a}, WS=si.width, WD=di.width)
     wrap = di.wrapper()
     if mode == "s":
         rd = si.signed_reader()
@@ -1004,18 +1185,36 @@ def compile_int_cast(mode: str, src: T.Type, dst: T.Type, a: int, o: int):
 @impl("arith.extsi", "arith.trunci", "arith.index_cast")
 def _cast_s(op: Any, cx: Any):
     return compile_int_cast("s", op.operands[0].type, op.results[0].type, cx.slot(op.operands[0]),
-                            cx.slot(op.results[0]))
+                            cx.slot(op.results[0]), op.name)
 
 
 @impl("arith.extui", "arith.index_castui")
 def _cast_u(op: Any, cx: Any):
     return compile_int_cast("u", op.operands[0].type, op.results[0].type, cx.slot(op.operands[0]),
-                            cx.slot(op.results[0]))
+                            cx.slot(op.results[0]), op.name)
 
 
 # =========================================================================== float <-> float / int casts
 
 ROUNDING_CASES = list(C.ROUNDING_MODES)
+
+
+#: arith.extf between the rules' types: (source, destination) -> the step's expression
+_EXTF_RULES = {
+    ("f16", "f32"): "f16_to_f32(_f16_bits(fr[_a]))",
+    ("f16", "f64"): "_F64(f16_to_f64(_f16_bits(fr[_a])))",
+    ("bf16", "f32"): "bf16_to_f32_quiet(_bf16_bits(fr[_a]))",
+    ("bf16", "f64"): "_F64(bf16_to_f64(_bf16_bits(fr[_a])))",
+    ("f32", "f64"): "_F64(f32_to_f64(fr[_a]))",
+}
+#: arith.truncf (round to nearest even) between the rules' types
+_TRUNCF_RULES = {
+    ("f64", "f32"): "narrow_f32(float(fr[_a]))",
+    ("f64", "f16"): "_f16_of(f64_to_f16(float(fr[_a])))",
+    ("f64", "bf16"): "_bf16_of(f64_to_bf16(float(fr[_a])))",
+    ("f32", "f16"): "_f16_of(f32_to_f16(fr[_a]))",
+    ("f32", "bf16"): "_bf16_of(f32_to_bf16(fr[_a]))",
+}
 
 
 @impl("arith.extf")
@@ -1028,6 +1227,10 @@ def _extf(op: Any, cx: Any):
             fr[o] = C.extend_float(fr[a], dname)
 
         return vstep
+    sname = elem(src).name  # type: ignore[attr-defined]
+    ext = _EXTF_RULES.get((sname, dname))
+    if ext is not None:
+        return rule_step("arith.extf", f"fr[_o] = {ext}", {"_o": o, "_a": a})
     if dname == "f64":
         F64 = np.float64
 
@@ -1071,6 +1274,9 @@ def _truncf(op: Any, cx: Any):
             fr[o] = C.round_float(fr[a], dname, mode)
 
         return vstep
+    trunc = _TRUNCF_RULES.get((sname, dname)) if mode == C.RNE else None
+    if trunc is not None:
+        return rule_step("arith.truncf", f"fr[_o] = {trunc}", {"_o": o, "_a": a})
     if mode == C.RNE and (dname in ("f32", "f16") or (dname == "bf16" and sname == "f32")):
         # One RNE rounding: C double->float cast (f32), numpy's direct double->half (f16), ml_dtypes'
         # float->bfloat16 (bf16 from f32); the float64 value is exact.  Overflow/NaN: exact slow path.
@@ -1092,7 +1298,7 @@ def _truncf(op: Any, cx: Any):
     return gstep
 
 
-def compile_int_to_float(signed: bool, src: T.Type, dst: T.Type, a: int, o: int):
+def compile_int_to_float(signed: bool, src: T.Type, dst: T.Type, a: int, o: int, op_name: str = "arith.sitofp"):
     si = int_info(elem(src))
     dinfo = float_info(elem(dst))
     dname, w = dinfo.name, si.width
@@ -1110,6 +1316,11 @@ def compile_int_to_float(signed: bool, src: T.Type, dst: T.Type, a: int, o: int)
             fr[o] = g(fr[a])
 
         return vstep
+    if rules_cover_int(si) and dname in RULE_FLOATS:
+        call = {"f64": "_F64(itof64({}, W, SIGNED))", "f32": "itof32({}, W, SIGNED)",
+                "f16": "_f16_of(itof16({}, W, SIGNED))", "bf16": "_bf16_of(itobf16({}, W, SIGNED))"}[dname]
+        return rule_step(op_name, "fr[_o] = " + call.format(int_operand(si, "_a")), {"_o": o, "_a": a}, W=w,
+                         SIGNED=signed)
     rd = (si.signed_reader() or (lambda v: v)) if signed else si.unsigned_reader()
     exact_bits = {"f64": 53, "f32": 24, "f16": 11, "bf16": 8}.get(dname, 0)
     if exact_bits:
@@ -1141,10 +1352,10 @@ def _int_to_float_scalar(v: int, dname: str) -> Any:
 @impl("arith.sitofp", "arith.uitofp")
 def _itofp(op: Any, cx: Any):
     return compile_int_to_float(op.name == "arith.sitofp", op.operands[0].type, op.results[0].type,
-                                cx.slot(op.operands[0]), cx.slot(op.results[0]))
+                                cx.slot(op.operands[0]), cx.slot(op.results[0]), op.name)
 
 
-def compile_float_to_int(signed: bool, src: T.Type, dst: T.Type, a: int, o: int):
+def compile_float_to_int(signed: bool, src: T.Type, dst: T.Type, a: int, o: int, op_name: str = "arith.fptosi"):
     """fptosi/fptoui: truncate toward zero, saturate, NaN -> 0 (``C.FPTOINT_RULE``)."""
     di = int_info(elem(dst))
     w = di.width
@@ -1156,6 +1367,9 @@ def compile_float_to_int(signed: bool, src: T.Type, dst: T.Type, a: int, o: int)
             fr[o] = g(fr[a])
 
         return vstep
+    if rules_cover_int(di):
+        body = "fr[_o] = " + int_result(di, "ftoi(float(fr[_a]), W, SIGNED)")
+        return rule_step(op_name, body, {"_o": o, "_a": a}, W=w, SIGNED=signed)
     wrap = di.wrapper()
     conv = C.float_to_int_scalar
 
@@ -1168,7 +1382,7 @@ def compile_float_to_int(signed: bool, src: T.Type, dst: T.Type, a: int, o: int)
 @impl("arith.fptosi", "arith.fptoui")
 def _fptoi(op: Any, cx: Any):
     return compile_float_to_int(op.name == "arith.fptosi", op.operands[0].type, op.results[0].type,
-                                cx.slot(op.operands[0]), cx.slot(op.results[0]))
+                                cx.slot(op.operands[0]), cx.slot(op.results[0]), op.name)
 
 
 # =========================================================================== bitcast
@@ -1202,6 +1416,14 @@ def _bitcast(op: Any, cx: Any):
             fr[o] = from_bits(to_bits(fr[a]))
 
         return vstep
+    sbits_expr = _BITS_OF.get(se.name) if isinstance(se, T.FloatType) else (  # type: ignore[attr-defined]
+        f"ubits({int_operand(int_info(se), '_a')}, {int_info(se).width})" if rules_cover_int(int_info(se)) else None)
+    if sbits_expr is not None and isinstance(se, T.FloatType):
+        sbits_expr = sbits_expr.format("fr[_a]")
+    dexpr = _OF_BITS.get(de.name) if isinstance(de, T.FloatType) else (  # type: ignore[attr-defined]
+        int_result(int_info(de), f"wrap({{}}, {int_info(de).width})") if rules_cover_int(int_info(de)) else None)
+    if sbits_expr is not None and dexpr is not None:
+        return rule_step("arith.bitcast", "fr[_o] = " + dexpr.format(sbits_expr), {"_o": o, "_a": a})
     if isinstance(se, T.FloatType):
         bd = _bits_dtype(se)
 

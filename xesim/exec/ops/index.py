@@ -1,7 +1,8 @@
 """index dialect semantics (mlir/docs/Dialects/IndexOps.md) with a 64-bit ``index`` (the width of the
 runner's host and of Intel GPU kernels' ``index`` after lowering; ``index.sizeof`` gives 64).
 
-The arithmetic shares the arith implementations (``xesim/exec/ops/arith.py``): results wrap at 64 bits;
+The arithmetic shares the arith implementations (``xesim/exec/ops/arith.py``) and their rules
+(:mod:`xesim.numerics.scalar_rules`, registered for the ``index.*`` op names too): results wrap at 64 bits;
 division by zero, ``INT64_MIN / -1`` and shifts by >= 64 are reported as :class:`ExecFault` (the index
 dialect gives them no value).  ``index.casts`` sign-extends or truncates, ``index.castu`` zero-extends or
 truncates; ``index.cmp`` reads the operands as signed or unsigned according to its predicate.
@@ -52,7 +53,7 @@ _BINARY = {
 def _binary(op: Any, cx: Any):
     base = _BINARY[op.name.split(".", 1)[1]]
     a, b = cx.slots(op.operands)
-    return compile_int_binary(base, T.INDEX, a, b, cx.slot(op.results[0]))
+    return compile_int_binary(base, T.INDEX, a, b, cx.slot(op.results[0]), op_name=op.name)
 
 
 for _n in _BINARY:
@@ -63,7 +64,7 @@ for _n in _BINARY:
 def _cmp(op: Any, cx: Any):
     pred = enum_case(op.attributes.get("pred"), CMPI_CASES)
     a, b = cx.slots(op.operands)
-    return compile_cmpi(pred, T.INDEX, a, b, cx.slot(op.results[0]))
+    return compile_cmpi(pred, T.INDEX, a, b, cx.slot(op.results[0]), op.name)
 
 
 @impl("index.constant")
@@ -103,10 +104,10 @@ def _sizeof(op: Any, cx: Any):
 @impl("index.casts")
 def _casts(op: Any, cx: Any):
     return compile_int_cast("s", op.operands[0].type, op.results[0].type, cx.slot(op.operands[0]),
-                            cx.slot(op.results[0]))
+                            cx.slot(op.results[0]), op.name)
 
 
 @impl("index.castu")
 def _castu(op: Any, cx: Any):
     return compile_int_cast("u", op.operands[0].type, op.results[0].type, cx.slot(op.operands[0]),
-                            cx.slot(op.results[0]))
+                            cx.slot(op.results[0]), op.name)

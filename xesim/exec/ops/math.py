@@ -1,7 +1,11 @@
 """math dialect semantics (mlir/docs/Dialects/MathOps.md).
 
 Float functions are computed in float64 and rounded once to the operand type; their accuracy (not
-bit-exact to Intel's math library: an assumption) is stated in :mod:`xesim.numerics.mathfuncs`.  sqrt,
+bit-exact to Intel's math library: an assumption) is stated in :mod:`xesim.numerics.mathfuncs`.  On scalars of
+the types compiled host loops support, sqrt, floor, ceil, trunc, round, roundeven, fma (f16/bf16/f32), absf,
+copysign, the float classes and the integer functions absi/ctlz/cttz/ctpop are the rules of
+:mod:`xesim.numerics.scalar_rules` (the very functions compiled loops call); the libm functions are the numba
+functions of ``mathfuncs.LIBM_UNARY``/``LIBM_BINARY`` in both engines.  sqrt,
 fma, floor, ceil, trunc, round (half away from zero), roundeven, absf and copysign are exact / correctly
 rounded.  ``fastmath`` flags are accepted and ignored.
 
@@ -19,8 +23,30 @@ from typing import Any
 import numpy as np
 
 from xesim.exec.interpreter import ExecFault
-from xesim.exec.ops.arith import elem, fix0d, float_info, impl, int_info, is_vec
+from xesim.exec.ops.arith import (
+    _BITS_OF,
+    _FROM_F64,
+    _FROM_OP,
+    _OF_BITS,
+    FLOAT_BITS,
+    RULE_FLOATS,
+    elem,
+    fix0d,
+    float_info,
+    impl,
+    int_info,
+    int_operand,
+    int_result,
+    is_vec,
+    rule_step,
+    rules_cover_int,
+)
 from xesim.numerics import mathfuncs as M  # noqa: N812 - short alias
+
+#: math functions whose scalar form is a rule (xesim.numerics.scalar_rules): op -> (rule, computed in the
+#: operands' format ("op": sqrt, correctly rounded) or exactly in binary64 ("f64"))
+_UNARY_RULES = {"sqrt": ("sqrtf", "op"), "floor": ("floorf", "f64"), "ceil": ("ceilf", "f64"),
+                "trunc": ("truncf", "f64"), "roundeven": ("roundevenf", "f64"), "round": ("roundf", "f64")}
 
 # --------------------------------------------------------------------------- float unary
 
@@ -35,6 +61,13 @@ def _unary_float(op: Any, cx: Any):
             fr[o] = M.unary(name, fr[a], tname)
 
         return vstep
+    if name in _UNARY_RULES and tname in RULE_FLOATS:
+        fn, how = _UNARY_RULES[name]
+        out = _FROM_OP if how == "op" else _FROM_F64
+        return rule_step(op.name, "fr[_o] = " + out[tname].format(f"{fn}(float(fr[_a]))"), {"_o": o, "_a": a})
+    if name in M.LIBM_UNARY and tname in RULE_FLOATS:  # the numba-compiled libm function, rounded by the rules
+        return rule_step(op.name, "fr[_o] = " + _FROM_F64[tname].format("float(_fn(float(fr[_a])))"),
+                         {"_o": o, "_a": a, "_fn": M.UNARY[name].scalar()})
 
     def step(fr: list) -> None:
         fr[o] = M.unary(name, fr[a], tname)[()]
@@ -56,6 +89,10 @@ def _absf(op: Any, cx: Any):
             fr[o] = M.absolute(fr[a], tname)
 
         return vstep
+
+    if tname in RULE_FLOATS:
+        body = "fr[_o] = " + _OF_BITS[tname].format(f"clear_sign({_BITS_OF[tname].format('fr[_a]')}, NB)")
+        return rule_step("math.absf", body, {"_o": o, "_a": a}, NB=FLOAT_BITS[tname])
 
     def step(fr: list) -> None:
         fr[o] = M.absolute(np.asarray(fr[a]), tname)[()]
@@ -81,6 +118,14 @@ def _binary_float(op: Any, cx: Any):
             fr[o] = fn(fr[a], fr[b])
 
         return vstep
+    if name in M.LIBM_BINARY and tname in RULE_FLOATS and not is_vec(t):
+        return rule_step(op.name, "fr[_o] = " + _FROM_F64[tname].format("float(_fn(float(fr[_a]), float(fr[_b])))"),
+                         {"_o": o, "_a": a, "_b": b, "_fn": M.BINARY[name].scalar()})
+    if name == "copysign" and tname in RULE_FLOATS:
+        bits = _BITS_OF[tname]
+        body = "fr[_o] = " + _OF_BITS[tname].format(
+            f"copy_sign({bits.format('fr[_a]')}, {bits.format('fr[_b]')}, NB)")
+        return rule_step("math.copysign", body, {"_o": o, "_a": a, "_b": b}, NB=FLOAT_BITS[tname])
 
     def step(fr: list) -> None:
         fr[o] = fn(fr[a], fr[b])[()]
@@ -103,6 +148,10 @@ def _fma(op: Any, cx: Any):
             fr[o] = M.fma(fr[a], fr[b], fr[c], tname)
 
         return vstep
+
+    if tname in ("f32", "f16", "bf16"):  # f64: exact rational arithmetic (mathfuncs.fma), interpreter only
+        body = "fr[_o] = " + _FROM_F64[tname].format("fma_odd(float(fr[_a]), float(fr[_b]), float(fr[_c]))")
+        return rule_step("math.fma", body, {"_o": o, "_a": a, "_b": b, "_c": c})
 
     def step(fr: list) -> None:
         fr[o] = M.fma(fr[a], fr[b], fr[c], tname)[()]
@@ -157,11 +206,8 @@ def _isclass(op: Any, cx: Any):
             fr[o] = np.asarray(f(fr[a]))
 
         return vstep
-
-    def step(fr: list) -> None:
-        fr[o] = 1 if f(fr[a]) else 0
-
-    return step
+    call = f"isnormalf(float(fr[_a]), {tiny!r})" if name == "isnormal" else f"{name}f(float(fr[_a]))"
+    return rule_step(op.name, f"fr[_o] = {call}", {"_o": o, "_a": a})
 
 
 # --------------------------------------------------------------------------- integer functions
@@ -214,6 +260,10 @@ def _int_unary(op: Any, cx: Any):
             fr[o] = g2(fr[a])
 
         return vstep
+
+    if rules_cover_int(info):
+        body = "fr[_o] = " + int_result(info, f"{name}({int_operand(info, '_a')}, W)")
+        return rule_step(op.name, body, {"_o": o, "_a": a}, W=info.width)
 
     def step(fr: list) -> None:
         fr[o] = wrap(fn(rd(fr[a])))
