@@ -1,7 +1,7 @@
 """Benchmark: dispatch rate of the reference interpreter on host loops of simple ops.
 
 Runs generated host functions (an ``scf.for`` whose body is simple arith ops, with and without
-``memref.load``/``memref.store``) through :class:`xesim.exec.interpreter.Engine` and reports executed
+``memref.load``/``memref.store``) through :class:`xesim.exec.engine.Engine` and reports executed
 ops per second (best of R repeats).  Ops counted: every op of the loop body including ``scf.yield``;
 the loop op itself and the code outside the loop are not counted (they run once).  The brief's target is
 >= 1 million simple ops per second on host code.  Not a test: it asserts nothing.

@@ -78,12 +78,13 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
 
 
 def make_engine(module: Module, out: TextIO | None = None, err: TextIO | None = None, **options: Any) -> Any:
-    """An :class:`xesim.exec.interpreter.Engine` for ``module`` configured by ``options`` and the environment
+    """An :class:`xesim.exec.engine.Engine` for ``module`` configured by ``options`` and the environment
     (:func:`config_from_environment`), with the observers the configuration asks for subscribed
     (:func:`standard_observers`)."""
-    from xesim.exec.interpreter import Engine
+    from xesim.exec.engine import Engine
+    from xesim.runtime.externals import EXTERNALS
 
-    engine = Engine(module, config_from_environment(**options), out=out, err=err)
+    engine = Engine(module, config_from_environment(**options), out=out, err=err, externals=EXTERNALS)
     for obs in standard_observers(engine.config):
         engine.subscribe(obs)
     return engine
@@ -195,8 +196,7 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
     reports unsynchronised conflicting accesses of its subgroups (xesim/observe/races.py); ``jobs`` as in
     :meth:`Program.run`."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
-    from xesim.exec.crosscheck import launch as launch_kernel  # the launcher, cross-checked under XESIM_ENGINE=both
-    from xesim.exec.interpreter import ExecFault
+    from xesim.exec.faults import ExecFault
     from xesim.exec.values import MemRefValue, identity_strides, scalar
     from xesim.ir import types as T
 
@@ -233,7 +233,7 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
     g = tuple(grid) + (1,) * (3 - len(grid))
     b = tuple(block) + (1,) * (3 - len(block))
     try:
-        launch_kernel(engine, func, kernel, g, b, values, func)
+        engine.launch(func, kernel, g, b, values, func)  # cross-checked under XESIM_ENGINE=both
     except ExecFault as exc:
         raise DiagnosticError(exc.to_diagnostic()) from exc
     return LaunchResult(buf.getvalue(), [mv.logical_array() for mv, _ in buffers], engine)

@@ -245,12 +245,12 @@ def test_a_pipeline_between_divergent_subgroups_falls_back_to_coroutines(tmp_pat
 def test_kernels_with_atomics_are_not_batched() -> None:
     from xesim import api
     from xesim.api import make_engine
-    from xesim.exec.launcher import classify_kernel
+    from xesim.exec.levels import classify_kernel
 
     prog = api.load(str(ROOT / "tests" / "e2e" / "xegpu_atomics_vc.mlir"))
     engine = make_engine(prog.module, grf="off")
     kernel = next(op for op in prog.walk() if op.name == "gpu.func")
-    assert batch.batchable(engine, kernel, classify_kernel(kernel)[0]) == "contains xegpu.atomic_rmw"
+    assert batch.batchable(engine, kernel, classify_kernel(kernel)[0]).startswith("contains xegpu.atomic_rmw")
 
 
 LANE_GEMM = (ROOT / "examples" / "lane_gemm_f16.mlir").read_text()

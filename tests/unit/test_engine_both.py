@@ -185,7 +185,7 @@ def test_both_reports_a_printed_output_difference_first(monkeypatch, engine_both
 
 def test_both_reports_a_fault_difference(monkeypatch, engine_both) -> None:
     from xesim.exec import blocks as X
-    from xesim.exec.interpreter import ExecFault
+    from xesim.exec.faults import ExecFault
 
     def broken(engine, d, x, y, v, isz):
         if engine.config.kernel_reference:

@@ -17,7 +17,7 @@ import pytest
 from xesim.api import make_engine
 from xesim.diagnostics import DiagnosticError
 from xesim.exec import crosscheck
-from xesim.exec.launcher import classify_kernel
+from xesim.exec.levels import classify_kernel
 from xesim.exec.values import MemRefValue, dtype_of, identity_strides
 from xesim.ir import types as T
 from xesim.ir.parser import parse_source
@@ -77,7 +77,7 @@ def launch(src: str, kernel: str, grid: tuple, block: tuple, *inputs, **kw) -> R
             mems.append(mv)
         else:
             args.append(x)
-    from xesim.exec.interpreter import ExecFault
+    from xesim.exec.faults import ExecFault
 
     try:
         crosscheck.launch(engine, func, kernel, grid, block, args, func)  # both runs under XESIM_ENGINE=both

@@ -62,3 +62,14 @@ def test_attribute_not_in_format_without_attr_dict(tmp_path: Path) -> None:
     text = GOOD.replace("attr-dict ", "").replace('results = [', 'attributes = [{ name = "flag", kind = "unit", optional = true }]\nresults = [')
     with pytest.raises(OpDefError, match="does not mention attribute 'flag'"):
         load_text(tmp_path, text)
+
+
+def test_every_named_verifier_predicate_is_implemented() -> None:
+    """The definitions name their predicates; the verifier resolves them (the IR does not import the verifier), so
+    a misspelt name must be caught here rather than when a program first uses the op."""
+    import xesim.verify.structural  # noqa: F401  (registers the predicates of every rules_<dialect> module)
+    from xesim.verify.predicates import PREDICATES
+
+    reg = load_registry()
+    missing = sorted((name, v) for name, od in reg.ops.items() for v in od.verifiers if v not in PREDICATES)
+    assert missing == []

@@ -6,7 +6,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from xesim.runtime.formatting import (
+from xesim.print_formats import (
     element_formatter,
     format_g,
     memref_data_text,

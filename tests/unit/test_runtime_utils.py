@@ -12,7 +12,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.values import MemRefValue, identity_strides
 from xesim.hw.memory import GLOBAL_BASE, AddressSpace
 from xesim.ir import types as irt

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 
 
 class Diverged(Exception):  # noqa: N818 - a control signal, not an error of the program
@@ -211,7 +211,7 @@ def per_instance_effect(op: Any) -> bool:
     if "atomic" in traits or "prints" in traits:
         return True
     if "allocates" in traits:
-        from xesim.exec.ops.memref import is_workgroup_space
+        from xesim.exec.values import is_workgroup_space
 
         return not (op.results and is_workgroup_space(getattr(op.results[0].type, "memory_space", None)))
     return False

@@ -40,25 +40,22 @@ from typing import Any
 import numpy as np
 
 from xesim.exec.axis import Diverged
+from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import per_instance_reason
-from xesim.exec.interpreter import Compiler, ExecFault, run_region
 from xesim.exec.kernel_writes import launch_allocations
+from xesim.exec.region import Compiler, run_region
+from xesim.exec.registry import AXIS
 from xesim.hw.memory import MemoryFault
 
 #: bytes of vector values per batch, estimated as the sum of every vector result of the kernel per instance
 BATCH_BYTES = 64 << 20
 
-# Ops a batched kernel may not contain (see the module docstring); ``*`` = every op of a dialect prefix.
-_EXCLUDED = frozenset({
-    "gpu.printf", "vector.print", "memref.atomic_rmw", "memref.generic_atomic_rmw", "xegpu.atomic_rmw",
-    "memref.realloc", "func.call", "gpu.subgroup_reduce",
-})
-#: allocations a batched kernel may contain only in shared local memory (one workgroup per batch then)
-_SLM_ONLY = frozenset({"memref.alloc", "memref.alloca"})
-_REGION_OPS = frozenset({"scf.for", "scf.if"})
-# ... and at lane level: collectives and per-lane scattered accesses without a batched form
-_LANE_EXCLUDED = frozenset({"xegpu.load", "xegpu.store", "xegpu.prefetch", "xegpu.create_tdesc",
-                            "xegpu.update_offset"})
+#: effects a lockstep batch cannot reproduce in one-at-a-time order (traits of isa/dialects, isa/README.md "Traits")
+_UNBATCHED_EFFECTS = {
+    "prints": "output in the order subgroups print it",
+    "atomic": "each subgroup's atomic update in program order",
+    "calls": "the effects of the function it calls",
+}
 #: counts for tests and benchmarks: batches run batched, batches re-run one instance at a time
 STATS = {"batched": 0, "fallback": 0}
 
@@ -84,13 +81,15 @@ def batchable(engine: Any, kernel: Any, level: str) -> str | None:
     for op in kernel.walk():
         if op is kernel:
             continue
-        if op.name in _EXCLUDED or (level == "lane" and op.name in _LANE_EXCLUDED) or \
-                (level != "lane" and op.name == "gpu.shuffle"):
-            return f"contains {op.name}"
-        if op.name in _SLM_ONLY and not _in_slm(op.results[0].type):
-            return f"contains {op.name} of global memory"
-        if op.regions and op.name not in _REGION_OPS:
-            return f"contains {op.name} (a region op without a batched form)"
+        traits = op.opdef.traits if op.opdef is not None else frozenset()
+        effect = next((t for t in _UNBATCHED_EFFECTS if t in traits), None)
+        if effect is not None:
+            return f"contains {op.name} ({_UNBATCHED_EFFECTS[effect]})"
+        if ("allocates" in traits and not all(_in_slm(v.type) for v in op.results)) or \
+                ("frees" in traits and not all(_in_slm(v.type) for v in op.operands)):
+            return f"contains {op.name} of global memory (addresses would differ from one-at-a-time execution)"
+        if op.regions and op.name not in AXIS:
+            return f"contains {op.name} (a region op without a form on the instance axis)"
         if any(len(r.blocks) > 1 for r in op.regions):
             return "multi-block region"
     if len(kernel.regions[0].blocks) != 1:
@@ -104,7 +103,7 @@ def _workgroup_attributions(kernel: Any) -> int:
 
 
 def _in_slm(t: Any) -> bool:
-    from xesim.exec.ops.memref import is_workgroup_space
+    from xesim.exec.values import is_workgroup_space
     from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 
     if isinstance(t, T.TensorDescType):

@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from xesim.exec.axis import Varying, stacked
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import MemoryFault
 from xesim.numerics.work_queue import chunk_count, claim

@@ -23,7 +23,7 @@ single implementation (the numba model of :mod:`xesim.numerics.dpas`), so it is 
    allocations made during the launch (private attributions, ``memref.alloc`` inside the kernel) are not
    compared: nothing can reach them after the launch except through a raw address, and their effect on memory
    that is reachable is compared;
-5. on the first difference raise an :class:`~xesim.exec.interpreter.ExecFault` at the launch op naming the
+5. on the first difference raise an :class:`~xesim.exec.faults.ExecFault` at the launch op naming the
    kernel and the difference: for memory the allocation, the byte offset, and -- when a memref argument of the
    kernel views that element -- the argument's name, its element indices and both values as numbers;
 6. otherwise restore the fast run's end state (memory, allocations, globals, generator; it equals the
@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from xesim.diagnostics import DiagnosticError
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.values import MemRefValue
 
 __all__ = ["launch"]

@@ -14,21 +14,24 @@ import numpy as np
 
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 
-#: uses that only read through a memref / tensor descriptor operand
-_READ_USES = frozenset({
-    "memref.load", "memref.dim", "memref.rank", "vector.load", "vector.maskedload", "vector.transfer_read",
-    "vector.gather", "xegpu.load_nd", "xegpu.prefetch_nd", "xegpu.load", "xegpu.prefetch"})
-#: ops whose result (from the memref / descriptor in operand 0) reaches the same memory
-_VIEW_OPS = frozenset({
-    "memref.subview", "memref.cast", "memref.reinterpret_cast", "memref.collapse_shape", "memref.expand_shape",
-    "memref.view", "memref.transpose", "memref.memory_space_cast", "xegpu.create_nd_tdesc", "xegpu.update_nd_offset",
-    "xegpu.create_tdesc", "xegpu.update_offset"})
+
+def _only_reads(op: Any) -> bool:
+    """A use that cannot write through its memref / descriptor operands: it reads only the descriptor
+    (``inspects``: ``memref.dim``), or reads memory and writes none (traits of isa/dialects).  Any other use --
+    a pure op whose result may alias (a select, a pointer taken) included -- may write."""
+    traits = op.opdef.traits if op.opdef is not None else frozenset()
+    return "inspects" in traits or ("reads_memory" in traits and "writes_memory" not in traits)
+
+
+def _views(op: Any) -> bool:
+    """An op whose result reaches the memory of its operand 0 (trait ``view``: subviews, casts, descriptors)."""
+    return op.opdef is not None and "view" in op.opdef.traits
 
 
 def written_arguments(kernel: Any) -> frozenset[int]:
     """Positions of the kernel's arguments whose memory it may write.  An argument is left out only when every
-    value derived from it (views and descriptors of :data:`_VIEW_OPS` in operand 0, ``scf.for`` iteration
-    arguments and results, ``scf.yield``) is used by reading ops (:data:`_READ_USES`) alone; any other use --
+    value derived from it (views and descriptors, trait ``view``, of operand 0, ``scf.for`` iteration
+    arguments and results, ``scf.yield``) is used by ops that only read (:func:`_only_reads`) alone; any other use --
     a store, an atomic, a call, taking its address, an op not listed -- counts as a write.  Non-memref
     arguments are always included (an integer may be an address)."""
     ft = kernel.attributes["function_type"].type
@@ -53,9 +56,9 @@ def _may_write(root: Any) -> bool:
             for pos, x in enumerate(op.operands):
                 if x is not v:
                     continue
-                if op.name in _READ_USES:
+                if _only_reads(op):
                     continue
-                if op.name in _VIEW_OPS and pos == 0:
+                if _views(op) and pos == 0:
                     derived.extend(op.results)
                 elif op.name == "scf.for" and pos >= 3 and op.regions and op.regions[0].blocks:
                     derived.append(op.regions[0].blocks[0].args[pos - 2])  # iteration argument (after the iv)

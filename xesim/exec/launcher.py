@@ -26,7 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
+from xesim.exec.levels import classify_kernel
 from xesim.exec.values import MemRefValue, identity_strides, storage_bytes
 from xesim.hw.memory import AddressSpace
 from xesim.ir import types as T
@@ -34,94 +35,10 @@ from xesim.ir import types as T
 SLM_BASE = 0x1000  # where SLM offsets start in the simulator's SLM address space (any non-zero value works)
 
 
-def kernel_level(kernel: Any) -> str:
-    """The program level implied by the kernel's IR (no flag needed): ``vc``, ``subgroup``, ``lane`` or
-    ``workgroup`` (see :func:`classify_kernel`)."""
-    return classify_kernel(kernel)[0]
-
-
-def classify_kernel(kernel: Any) -> tuple[str, Any]:
-    """``(level, evidence op)`` for a kernel (spec/programs-and-runner.md §3.1–§3.2, §3.5):
-
-    * ``vc``: the kernel carries ``VectorComputeFunctionINTEL`` (one hardware thread per launched thread);
-    * ``workgroup``: an XeGPU op or tensor_desc type carries a layout with ``sg_layout`` (§3.4);
-    * ``lane`` with an XeGPU evidence op: SIMT code — per-lane fragments (a 1-D ``load_nd``/``store_nd`` value
-      smaller than the descriptor's tile, ``dpas`` on 1-D operands, scattered access with scalar offsets or
-      masks or a chunk-sized 1-D value, a non-2-D ``load_matrix``/``store_matrix`` value);
-    * ``subgroup``: other XeGPU code (ops on whole subgroup tiles);
-    * ``lane`` without evidence: plain GPU code without XeGPU ops (every work-item executes).
-    """
-    if "VectorComputeFunctionINTEL" in kernel.attributes:
-        return "vc", None
-    first_xegpu = None
-    simt = None
-    for op in kernel.walk():
-        if not op.name.startswith("xegpu."):
-            continue
-        if first_xegpu is None:
-            first_xegpu = op
-        if workgroup_layout_in(op):
-            return "workgroup", op
-        if simt is None and _simt_form(op):
-            simt = op
-    if simt is not None:
-        return "lane", simt
-    if first_xegpu is not None:
-        return "subgroup", None
-    return "lane", None
-
-
-def workgroup_layout_in(op: Any) -> bool:
-    """True when the op's attributes or tensor_desc operand/result types carry a workgroup layout
-    (``sg_layout``, spec §3.4)."""
-    from xesim.verify import xegpu_layout as xl
-
-    def wg(attr: Any) -> bool:
-        if attr is None or not xl.is_layout_attr(attr):
-            return False
-        try:
-            return xl.read_layout(attr).is_for_workgroup
-        except xl.LayoutError:
-            return False
-
-    if any(wg(a) for a in op.attributes.values()):
-        return True
-    return any(isinstance(v.type, T.TensorDescType) and wg(v.type.layout) for v in (*op.operands, *op.results))
-
-
-def _simt_form(op: Any) -> bool:
-    """The op is written on per-lane fragments (SIMT level, spec §3.2 "SIMT / lane level")."""
-    name = op.name
-    if name in ("xegpu.load_nd", "xegpu.store_nd"):
-        td = op.operand_group("TensorDesc")[0].type
-        vt = op.results[0].type if name == "xegpu.load_nd" else op.operand_group("value")[0].type
-        return (isinstance(td, T.TensorDescType) and isinstance(vt, T.VectorType) and vt.rank == 1
-                and vt.num_elements < td.num_elements * td.array_length)
-    if name == "xegpu.dpas":
-        return all(isinstance(v.type, T.VectorType) and v.type.rank == 1 for v in (*op.operands, *op.results))
-    if name in ("xegpu.load", "xegpu.store", "xegpu.prefetch", "xegpu.atomic_rmw"):
-        for g in ("mask", "offsets"):
-            try:
-                vals = op.operand_group(g)
-            except KeyError:
-                continue
-            if vals and not isinstance(vals[0].type, T.VectorType):
-                return True
-        td = next((v.type for v in op.operands if isinstance(v.type, T.TensorDescType)), None)
-        vt = next((v.type for v in (*op.results, *op.operands) if isinstance(v.type, T.VectorType)
-                   and v.type.element_type != T.I1 and not isinstance(v.type.element_type, T.IndexType)), None)
-        if td is not None and vt is not None and td.chunk_size > 1:
-            return vt.rank == 1 and vt.num_elements == td.chunk_size and td.num_elements > td.chunk_size
-        return False
-    if name in ("xegpu.load_matrix", "xegpu.store_matrix"):
-        vt = op.results[0].type if name == "xegpu.load_matrix" else op.operand_group("data")[0].type
-        return not (isinstance(vt, T.VectorType) and vt.rank == 2)
-    return False
-
-
 def _has_barrier(kernel: Any) -> bool:
-    return any(op.name in ("gpu.barrier", "xegpu.nbarrier_wait", "xegpu.nbarrier_arrive", "xegpu.fence")
-               for op in kernel.walk())
+    """Whether the kernel synchronises its subgroups (an op with the ``barrier`` trait: gpu.barrier, named barriers,
+    fences)."""
+    return any(op.opdef is not None and "barrier" in op.opdef.traits for op in kernel.walk())
 
 
 def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple, args: list, launch_op: Any) -> None:

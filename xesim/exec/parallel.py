@@ -94,9 +94,10 @@ from typing import Any
 
 import numpy as np
 
+from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import per_instance_reason
-from xesim.exec.interpreter import ExecFault
 from xesim.exec.kernel_writes import launch_allocations
+from xesim.exec.registry import THREADED
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
 
@@ -185,8 +186,6 @@ def _faults() -> int:
     return usage.ru_minflt + usage.ru_majflt
 
 
-_ALLOC_OPS = frozenset({"memref.alloc", "memref.alloca", "memref.realloc", "memref.get_global", "gpu.alloc"})
-_FREE_OPS = frozenset({"memref.dealloc", "gpu.dealloc"})
 
 
 # ================================================================================================ the job count
@@ -241,13 +240,14 @@ def kernel_reason(engine: Any, kernel: Any) -> str | None:
     while todo:
         for op in todo.pop().walk():
             name = op.name
-            if "atomic" in name and not _all_slm(op.operands):
+            traits = op.opdef.traits if op.opdef is not None else frozenset()
+            if "atomic" in traits and not _all_slm(op.operands):
                 return f"{name} ({op.loc}) updates global memory atomically (not modelled across processes)"
-            if name in _ALLOC_OPS and not _all_slm(op.results):
+            if ("allocates" in traits or "materializes_global" in traits) and not _all_slm(op.results):
                 return f"{name} ({op.loc}) allocates global memory"
-            if name in _FREE_OPS and not _all_slm(op.operands):
+            if "frees" in traits and not _all_slm(op.operands):
                 return f"{name} ({op.loc}) frees global memory"
-            if name == "func.call":
+            if "calls" in traits:
                 ref = op.attributes.get("callee")
                 callee = engine.lookup(tuple(ref.path)) if ref is not None else None
                 if callee is None or not callee.regions or callee.regions[0].empty:
@@ -257,13 +257,6 @@ def kernel_reason(engine: Any, kernel: Any) -> str | None:
                     seen.add(id(callee))
                     todo.append(callee)
     return None
-
-
-#: ops whose vector work runs in numba kernels split over numba's threads (xesim/numerics/dpas.py: rows of the
-#: batched DPAS; xesim/exec/batch.py: block copies), and ops that only carry vectors or build constants
-THREADED_VECTOR_OPS = frozenset({
-    "xegpu.dpas", "xegpu.load_nd", "xegpu.store_nd", "xegpu.prefetch_nd", "scf.for", "scf.yield", "scf.if",
-    "arith.constant"})
 
 
 #: levels whose batched launches of a :func:`threaded_kernel` run on threads: an instance is a subgroup's or a
@@ -276,28 +269,36 @@ THREADED_LEVELS = frozenset({"workgroup", "subgroup"})
 
 
 def threaded_kernel(engine: Any, kernel: Any) -> bool:
-    """Whether every op of the kernel that touches a vector value is in :data:`THREADED_VECTOR_OPS` (cached per
-    kernel).  A batched workgroup- or subgroup-level launch of such a kernel (:data:`THREADED_LEVELS`) -- a
-    GEMM-like kernel: each op runs once for all instances of a batch, and its time is in DPAS and block copies --
-    runs in one process with ``--jobs`` numba threads instead of forked processes: processes would each repeat the
-    per-op work and pay the fork, copy-on-write faults and the merge (about 15-40 ms per launch on a 2-core
-    machine, measured with tools/bench_jobs.py), while the threads split the kernels' work.  Other kernels
-    (element-wise math, reductions: numpy on one core) are spread over processes.  The choice depends on the kernel
-    alone, never on timing."""
+    """Whether every op of the kernel that touches a vector value is threaded or plumbing
+    (:func:`_threaded_or_plumbing`; cached per kernel).  A batched workgroup- or subgroup-level launch of such a
+    kernel (:data:`THREADED_LEVELS`) -- a GEMM-like kernel: each op runs once for all instances of a batch, and its
+    time is in DPAS and block copies -- runs in one process with ``--jobs`` numba threads instead of forked
+    processes: processes would each repeat the per-op work and pay the fork, copy-on-write faults and the merge
+    (about 15-40 ms per launch on a 2-core machine, measured with tools/bench_jobs.py), while the threads split the
+    kernels' work.  Other kernels (element-wise math, reductions: numpy on one core) are spread over processes.  The
+    choice depends on the kernel alone, never on timing."""
     cache: dict[int, bool] = engine.__dict__.setdefault("_threaded_kernels", {})
     key = id(kernel)
     if key not in cache:
         def vector(v: Any) -> bool:
             return isinstance(v.type, T.VectorType)
 
-        cache[key] = all(op.name in THREADED_VECTOR_OPS for op in kernel.walk()
+        cache[key] = all(_threaded_or_plumbing(op) for op in kernel.walk()
                          if op is not kernel and (any(map(vector, op.operands)) or any(map(vector, op.results))))
     return cache[key]
 
 
+def _threaded_or_plumbing(op: Any) -> bool:
+    """An op whose batched implementation splits its work over numba's threads (registered ``threaded``: DPAS, block
+    loads and stores), or one that only carries vectors or makes a constant (control flow, terminators, ops without
+    operands)."""
+    traits = op.opdef.traits if op.opdef is not None else frozenset()
+    return op.name in THREADED or bool(op.regions) or "terminator" in traits or not op.operands
+
+
 def _all_slm(values: Any) -> bool:
     """True when every memref / tensor_desc among ``values`` is in shared local memory (and there is one)."""
-    from xesim.exec.ops.memref import is_workgroup_space
+    from xesim.exec.values import is_workgroup_space
 
     found = False
     for v in values:

@@ -1,6 +1,6 @@
 """``@impl("dialect.op")``: registers the compile function giving an op its semantics (one per op).
 
-A compile function ``fn(op, cx) -> step`` receives the op and the :class:`xesim.exec.interpreter.Compiler` and
+A compile function ``fn(op, cx) -> step`` receives the op and the :class:`xesim.exec.region.Compiler` and
 returns ``step(frame)`` (or ``None`` for ops without a run-time effect); for terminators it returns
 ``term(frame) -> (target_block_index | None, values)``.  An implementation reads ``cx.engine`` (memory, target
 parameters, output, run configuration) and ``cx.engine.kstate`` (the executing workgroup, its instances and their
@@ -19,9 +19,13 @@ from typing import Any
 IMPLS: dict[str, Callable[[Any, Any], Any]] = {}
 #: ops whose implementation handles the instance axis itself
 AXIS: set[str] = set()
+#: ops whose implementation splits a batch's work over numba's threads (xesim/exec/parallel.py threaded_kernel)
+THREADED: set[str] = set()
 
 
-def impl(*names: str, axis: bool = False):
+def impl(*names: str, axis: bool = False, threaded: bool = False):
+    """Register ``fn`` as the implementation of ``names``; ``axis``: it handles the instance axis itself;
+    ``threaded``: its batched form runs its work in numba's parallel loops."""
     def wrap(fn):
         for name in names:
             if name in IMPLS:
@@ -29,6 +33,8 @@ def impl(*names: str, axis: bool = False):
             IMPLS[name] = fn
             if axis:
                 AXIS.add(name)
+            if threaded:
+                THREADED.add(name)
         return fn
 
     return wrap

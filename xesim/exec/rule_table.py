@@ -140,7 +140,8 @@ def engine_usage(src: str | None = None) -> dict[str, tuple[set[str], set[str]]]
     interpreter and the compiled code looked up for it."""
     import numpy as np
 
-    from xesim.api import make_engine
+    from xesim.config import RunConfig
+    from xesim.exec.engine import Engine
     from xesim.exec.jit import runner
     from xesim.exec.values import MemRefValue, identity_strides
     from xesim.ir.parser import parse_source
@@ -152,7 +153,7 @@ def engine_usage(src: str | None = None) -> dict[str, tuple[set[str], set[str]]]
     try:
         module = parse_source(src, "rule_table.mlir")
         verify_module(module)
-        eng = make_engine(module, out=io.StringIO(), engine="both")
+        eng = Engine(module, RunConfig(engine="both"), out=io.StringIO())
         func = module.lookup_symbol(("main",))
         rng = np.random.default_rng(1)
         arrays = [rng.integers(-(1 << 62), 1 << 62, 16), rng.integers(-1000, 1000, 16),

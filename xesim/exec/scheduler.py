@@ -23,7 +23,7 @@ from typing import Any
 
 from greenlet import greenlet
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 
 
 class _Abort(BaseException):

@@ -18,6 +18,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
+from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T
 
 TOKEN = "gpu.async.token"
@@ -174,6 +175,19 @@ class MemRefValue:
             raw[self.offset - lo :], shape=self.sizes, strides=[s * dt.itemsize for s in self.strides]
         )
         view[...] = values
+
+
+def is_workgroup_space(space: Any) -> bool:
+    """Whether a memref / descriptor memory space is shared local memory: address space 3,
+    ``#gpu.address_space<workgroup>`` or ``#xegpu.memory_space<slm>``."""
+    if space is None:
+        return False
+    if isinstance(space, A.IntegerAttr):
+        return space.value == 3
+    if isinstance(space, A.DialectAttr):
+        p = space.positional(0)
+        return p is not None and str(p) in ("workgroup", "slm")
+    return str(space) in ("3", "#gpu.address_space<workgroup>", "#xegpu.memory_space<slm>")
 
 
 def identity_strides(sizes: tuple[int, ...] | list[int]) -> tuple[int, ...]:

@@ -48,7 +48,7 @@ from typing import Any
 
 import numpy as np
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.hw.layout import LaneLayout, LayoutMapError, SliceLayout, WgLayout
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 

@@ -19,6 +19,10 @@ from xesim.ir.types import F64, I1, I64, FloatType, IndexType, IntegerType, Type
 class Attribute:
     __slots__ = ()
 
+    def text(self, elide: bool = False) -> str:
+        """MLIR's printing of the attribute (:func:`attr_str`); types print their attributes through it."""
+        return attr_str(self, elide)
+
 
 @dataclass(frozen=True, slots=True)
 class IntegerAttr(Attribute):

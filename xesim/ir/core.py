@@ -9,14 +9,15 @@ Nothing here knows about execution.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from xesim.diagnostics import Location
 from xesim.ir.attributes import Attribute
 from xesim.ir.types import Type
 
-if TYPE_CHECKING:
-    from xesim.ir.opdefs import OpDef
+#: an op definition (:class:`xesim.ir.opdefs.OpDef`; definitions know formats and directives, which build ops, so
+#: the core IR does not import them)
+OpDef = Any
 
 
 class Value:

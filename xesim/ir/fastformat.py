@@ -40,13 +40,10 @@ from xesim.ir import attributes as A
 from xesim.ir import format as F
 from xesim.ir import types as T
 from xesim.ir.opdefs import OpDef
+from xesim.ir.syntax import _ANGLE, _FUNC, _TYPE_START, BARE_END, INT, NAME, TYPE, WS, WSC, Miss, memo_type  # noqa: F401
 
 ENABLED = True  # parsers created while False use only the format interpreter (equivalence tests)
 GENERATE = True  # formats compiled while False get no generated function (the handler path is used)
-
-
-class Miss(Exception):
-    """The fast path does not apply to this op instance: re-parse it with the format interpreter."""
 
 
 class _Unsupported(Exception):
@@ -55,15 +52,6 @@ class _Unsupported(Exception):
 
 # ------------------------------------------------------------------------------------ token-level pieces
 
-WS = r"[ \t\r\n]*+"  # blanks between tokens (a comment makes the regex fail: the interpreter handles it)
-WSC = r"(?:[ \t\r\n]++|//[^\n]*+)*+"  # blanks and comments, for lookaheads that mirror the parser's peeks
-BARE_END = r"(?![A-Za-z0-9_$.])"
-NAME = r"%[A-Za-z0-9_$.\-]++(?!\#)"
-INT = r"-?[0-9]++(?![x.A-Za-z_$])"
-_ANGLE = r"<(?:[^<>]|<[^<>]*+>)*+>"
-TYPE = r"(?:[A-Za-z_][A-Za-z0-9_$.]*+|![A-Za-z0-9_$.\-]++)(?:" + _ANGLE + r")?"
-_TYPE_START = r"[A-Za-z_(!]"
-_FUNC = r"\([^()]*+\)" + WS + r"->" + WS + r"(?:\([^()]*+\)|" + TYPE + r")"
 _CONST = (
     r"(?:-?[0-9]++(?:\.[0-9]*+(?:[eE][+-]?[0-9]++)?)?" + WS + r":(?!:)" + WS + TYPE
     + r"|true" + BARE_END + r"|false" + BARE_END
@@ -95,19 +83,6 @@ def _literal_re(text: str) -> str:
 
 
 # ------------------------------------------------------------------------------------ memoised sub-parses
-
-
-def memo_type(p: Any, start: int, end: int) -> T.Type:
-    """The type spelled at ``text[start:end]`` (parsed in place on first sight, then memoised)."""
-    key = p.source.text[start:end]
-    ty = p.type_memo.get(key)
-    if ty is None:
-        p.lex.reset(start)
-        ty = p.parse_type()
-        if p.lex.pos != end:
-            raise Miss
-        p.type_memo[key] = ty
-    return ty
 
 
 def memo_attr(p: Any, start: int, end: int) -> A.Attribute:

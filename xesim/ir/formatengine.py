@@ -20,6 +20,7 @@ from xesim.ir import types as T
 from xesim.ir.constraints import INFER_FUNCTIONS, INFER_LITERALS
 from xesim.ir.core import Block, Operation, Region, Value
 from xesim.ir.directives import DIRECTIVES
+from xesim.ir.enums import enum_cases, make_enum, normalize_enum  # noqa: F401
 from xesim.ir.opdefs import AttrDef, OpDef, parse_infer
 
 
@@ -346,47 +347,6 @@ def parse_attr_of_kind(p: Any, ad: AttrDef) -> A.Attribute:
 def _wrap(v: int, width: int) -> int:
     v &= (1 << width) - 1
     return v - (1 << width) if v >= 1 << (width - 1) else v
-
-
-def make_enum(enum: Any, cases: list[str]) -> A.Attribute:
-    """Stored form of enum case(s): IntegerAttr index, ``#dialect.attr<case>`` or an opaque template."""
-    if enum.storage == "int":
-        return A.IntegerAttr(enum.cases.index(cases[0]), T.I64)
-    if enum.storage == "template":
-        return A.OpaqueAttr(enum.attr.replace("{}", cases[0]))
-    dialect, mnemonic = enum.attr.split(".", 1)
-    return A.DialectAttr(dialect, mnemonic, tuple((None, A.EnumValue(c)) for c in cases))
-
-
-def enum_cases(enum: Any, attr: A.Attribute) -> list[str] | None:
-    """Inverse of :func:`make_enum` (None if ``attr`` is not a valid stored form)."""
-    if enum.storage == "int":
-        if isinstance(attr, A.IntegerAttr) and 0 <= attr.value < len(enum.cases):
-            return [enum.cases[attr.value]]
-        return None
-    if enum.storage == "template":
-        if isinstance(attr, A.OpaqueAttr):
-            pat = re.escape(enum.attr).replace(r"\{\}", r"(\w+)")
-            m = re.fullmatch(pat, attr.text)
-            if m and m.group(1) in enum.cases:
-                return [m.group(1)]
-        return None
-    if isinstance(attr, A.DialectAttr) and attr.qualified_name == enum.attr:
-        cases = [str(v) for k, v in attr.params if k is None]
-        if cases and all(c in enum.cases for c in cases):
-            return cases
-    return None
-
-
-def normalize_enum(p: Any, od: OpDef, ad: AttrDef, attr: A.Attribute, loc: Location) -> A.Attribute:
-    enum = p.registry.enums[ad.enum]
-    if enum_cases(enum, attr) is not None:
-        return attr
-    if isinstance(attr, A.StringAttr) and attr.value in enum.cases:
-        return make_enum(enum, [attr.value])
-    if isinstance(attr, A.IntegerAttr) and enum.storage != "int" and 0 <= attr.value < len(enum.cases):
-        return make_enum(enum, [enum.cases[attr.value]])
-    raise error(loc, f"invalid value {attr} for attribute '{ad.name}' of '{od.name}': expected one of {', '.join(enum.cases)}")
 
 
 # ------------------------------------------------------------------------------ building

@@ -21,6 +21,7 @@ from xesim.ir.core import Block, Module, Operation, Region, Value
 from xesim.ir.fastformat import fast_entry
 from xesim.ir.formatengine import OpState, build_operation, parse_with_formats
 from xesim.ir.lexer import Lexer, Token, unescape_string
+from xesim.ir.literals import fit_int, float_from_bits, int_literal
 from xesim.ir.opdefs import OpDef, Registry, load_registry
 
 _INT_TYPE = re.compile(r"(s|u)?i([0-9]+)$")
@@ -937,14 +938,14 @@ class Parser:
                 bits = int(t.text, 16)
                 if neg:
                     raise self.fail("hexadecimal float literal should not have a leading minus", start)
-                return A.FloatAttr(_float_from_bits(bits, ty), ty, bits if _is_nan_bits(bits, ty) else None)
+                return A.FloatAttr(float_from_bits(bits, ty), ty, bits if _is_nan_bits(bits, ty) else None)
             val = float(t.text) * (-1 if neg else 1)
             return A.FloatAttr(A.round_to_type(val, ty), ty)
         if t.kind == "float":
             raise self.fail(f"floating point value not valid for specified type '{ty}'", start)
         val = int_literal(t.text) * (-1 if neg else 1)
         if isinstance(ty, T.IntegerType):
-            val = _fit_int(val, ty, self, start)
+            val = fit_int(val, ty, self, start)
         elif not isinstance(ty, T.IndexType):
             raise self.fail(f"integer literal not valid for specified type '{ty}'", start)
         return A.IntegerAttr(val, ty)
@@ -1042,7 +1043,7 @@ class Parser:
             return A.round_to_type(mag * (-1 if neg else 1), et)
         if t.kind == "float":
             raise self.fail("expected integer literal", start)
-        return _fit_int(int_literal(t.text) * (-1 if neg else 1), et, self, start)  # type: ignore[arg-type]
+        return fit_int(int_literal(t.text) * (-1 if neg else 1), et, self, start)  # type: ignore[arg-type]
 
     def _parse_affine_map_attr(self) -> A.AffineMapAttr:
         self.next()
@@ -1086,48 +1087,10 @@ class Parser:
         return -v if neg else v
 
 
-def int_literal(text: str) -> int:
-    """Value of an integer token: ``0x`` hexadecimal or decimal (leading zeros allowed, as in MLIR: ``016``)."""
-    return int(text, 16) if text[:2] in ("0x", "0X") else int(text, 10)
-
-
-def _fit_int(val: int, ty: T.IntegerType, p: Parser, start: int) -> int:
-    w = ty.width
-    if ty.signedness == "u":
-        if val < 0 or val >= (1 << w):
-            raise p.fail(f"integer constant out of range for type '{ty}'", start)
-        return val
-    if ty.signedness == "s":
-        if not -(1 << (w - 1)) <= val < (1 << (w - 1)):
-            raise p.fail(f"integer constant out of range for type '{ty}'", start)
-        return val
-    # signless: accept both the signed and the unsigned range, store as signed (two's complement)
-    if w == 1:
-        if val not in (0, 1, -1):
-            raise p.fail(f"integer constant out of range for type '{ty}'", start)
-        return 1 if val else 0
-    if not -(1 << (w - 1)) <= val < (1 << w):
-        raise p.fail(f"integer constant out of range for type '{ty}'", start)
-    if val >= (1 << (w - 1)):
-        val -= 1 << w
-    return val
-
-
-def _float_from_bits(bits: int, ty: T.Type) -> float:
-    import numpy as np
-
-    dt = A.numpy_float_dtype(ty)
-    if dt is None:
-        raise ValueError(f"no bit-level representation for {ty}")
-    itemsize = np.dtype(dt).itemsize
-    arr = np.array([bits], dtype=f"u{itemsize}").view(dt)
-    return float(arr[0])
-
-
 def _is_nan_bits(bits: int, ty: T.Type) -> bool:
     import math
 
-    return math.isnan(_float_from_bits(bits, ty))
+    return math.isnan(float_from_bits(bits, ty))
 
 
 # Young tracked objects above which a successful parse promotes its IR to the oldest GC generation.

@@ -9,10 +9,10 @@ MemRefType, UnrankedMemRefType, FunctionType, NoneType); the XeGPU types follow
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any
 
-if TYPE_CHECKING:
-    from xesim.ir.attributes import Attribute
+#: an attribute (:class:`xesim.ir.attributes.Attribute`; attributes are built on types, so types do not import them)
+Attribute = Any
 
 DYNAMIC = -1  # a `?` dimension, stride or offset
 
@@ -110,10 +110,8 @@ class NoneType(Type):
         return "none"
 
 
-def _space_str(space: object) -> str:
-    from xesim.ir.attributes import attr_str
-
-    return attr_str(space, elide=True)  # type: ignore[arg-type]
+def _space_str(space: Any) -> str:
+    return space.text(elide=True)
 
 
 def _dims(shape: tuple[int, ...]) -> str:

@@ -48,7 +48,7 @@ Primitives
 Faults
     MLIR's undefined cases are reported, not given a value (ARCHITECTURE.md): the rules :func:`div_fault`,
     :func:`shift_fault`, :func:`overflow_signed`, :func:`overflow_unsigned` return a status that the
-    interpreter turns into an :class:`~xesim.exec.interpreter.ExecFault` and compiled code into a fault site;
+    interpreter turns into an :class:`~xesim.exec.faults.ExecFault` and compiled code into a fault site;
     the value rules (:func:`divsi` ...) are only evaluated when the status is 0.
 """
 

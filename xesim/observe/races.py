@@ -58,8 +58,8 @@ from typing import Any
 import numpy as np
 
 from xesim.diagnostics import Diagnostic
+from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
-from xesim.exec.interpreter import ExecFault
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 

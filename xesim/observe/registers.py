@@ -54,8 +54,8 @@ from typing import Any
 
 import numpy as np
 
+from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
-from xesim.exec.interpreter import ExecFault
 from xesim.exec.values import dtype_of
 from xesim.hw.regfile import (
     Placement,
@@ -493,7 +493,7 @@ class _Plan:
     """Compile-time facts of one kernel function: its level, liveness, labels and static layouts."""
 
     def __init__(self, cx: Any) -> None:
-        from xesim.exec.launcher import classify_kernel
+        from xesim.exec.levels import classify_kernel
 
         self.level = classify_kernel(cx.func_op)[0]
         self.lane = cx.group > 1

@@ -49,10 +49,10 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.values import MemRefValue
+from xesim.print_formats import format_g
 from xesim.runtime.externals import external
-from xesim.runtime.formatting import format_g
 from xesim.runtime.utils_print import C_TYPES, memref_arg, read_as, write_as
 
 ATOL = np.float32(1e-4)

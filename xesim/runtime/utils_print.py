@@ -36,11 +36,11 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.values import MemRefValue
 from xesim.ir.types import UnrankedMemRefType
+from xesim.print_formats import format_g, memref_text
 from xesim.runtime.externals import external
-from xesim.runtime.formatting import format_g, memref_text
 
 #: C element types of the runtime entry points (the ``T`` of ``UnrankedMemRefType<T>``).
 C_TYPES: dict[str, np.dtype] = {

@@ -136,6 +136,11 @@ class _Plan:
                                  for ad in od.attributes)
         self.no_regions = not od.regions
         self.parents = frozenset(od.parents)
+        unknown = [name for name in od.verifiers if name not in PREDICATES]
+        if unknown:
+            from xesim.ir.opdefs import OpDefError
+
+            raise OpDefError(f"{od.name}: unknown verifier predicate '{unknown[0]}' (xesim/verify/rules_*.py)")
         self.predicates = tuple(PREDICATES[name] for name in od.verifiers)
 
 

@@ -21,7 +21,7 @@ remainder, shifts, overflow flags, memref accesses, a non-positive loop step); o
 operands are written to ``err`` and the function returns at once, so memory holds exactly the stores
 that preceded the fault -- as in the interpreter.  :mod:`xesim.exec.jit.runner` then re-runs the
 interpreter's own implementation of that op on those operands to raise the identical located
-:class:`~xesim.exec.interpreter.ExecFault`.
+:class:`~xesim.exec.faults.ExecFault`.
 
 Float constants are passed as arguments rather than written as literals so that LLVM cannot fold
 operations on them (folding may drop NaN signs/payloads or quieting that the interpreter observes).

@@ -37,7 +37,7 @@ from typing import Any
 import ml_dtypes
 import numpy as np
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.jit import codegen
 from xesim.exec.values import MemRefValue, dtype_of
 from xesim.hw.memory import MemoryFault
@@ -194,7 +194,7 @@ def inside(m: MemRefValue, e0: int, n: int) -> bool:
 
 
 class _MiniCompiler:
-    """Just enough of :class:`xesim.exec.interpreter.Compiler` to compile one op outside its function."""
+    """Just enough of :class:`xesim.exec.region.Compiler` to compile one op outside its function."""
 
     def __init__(self, engine: Any) -> None:
         self.engine = engine

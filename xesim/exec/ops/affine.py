@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.ops.arith import impl, int_info
 from xesim.ir import affine as AF  # noqa: N812 - short alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias

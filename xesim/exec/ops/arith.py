@@ -52,7 +52,7 @@ import numpy as np
 
 from xesim.diagnostics import Diagnostic, DiagnosticError
 from xesim.exec import values as V  # noqa: N812 - the codebase-wide alias
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.registry import impl as _register
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias

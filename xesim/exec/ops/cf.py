@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from xesim.exec.axis import Varying, uniform_value
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.registry import impl
 
 

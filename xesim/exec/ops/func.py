@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from xesim.exec.axis import lift
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.registry import impl
 
 
@@ -35,11 +35,9 @@ def _call(op: Any, cx: Any):
     res = cx.slots(op.results)
     callee = engine.lookup(tuple(callee_ref.path))
     if callee is None or callee.regions[0].empty:
-        from xesim.runtime.externals import EXTERNALS
-
         name = callee_ref.leaf
         key = name[len("_mlir_ciface_"):] if name.startswith("_mlir_ciface_") else name
-        fn = EXTERNALS.get(key)
+        fn = engine.externals.get(key)  # the runtime utilities the engine was given (xesim/runtime)
         if fn is None:
             def missing(fr: list) -> None:
                 raise ExecFault(f"calls external function @{name}, which xesim does not provide")

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.ops.arith import (
     _BITS_OF,
     _FROM_F64,

@@ -35,9 +35,9 @@ import numpy as np
 
 from xesim.diagnostics import Diagnostic, DiagnosticError
 from xesim.exec.axis import Varying, lift
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.registry import impl
-from xesim.exec.values import MemRefValue, dtype_of, identity_strides, wrap_int
+from xesim.exec.values import MemRefValue, dtype_of, identity_strides, is_workgroup_space, wrap_int
 from xesim.hw.memory import MemoryFault
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
@@ -136,18 +136,6 @@ def mixed_list_template(cx: Any, op: Any, dyn_names: tuple[str, ...], static_nam
         static = [DYNAMIC_INDEX] * len(dyn)
     it = iter(dyn)
     return [(True, next(it)) if s == DYNAMIC_INDEX else (False, s) for s in static], static
-
-
-def is_workgroup_space(space: Any) -> bool:
-    """Address space 3 or ``#gpu.address_space<workgroup>`` (SLM)."""
-    if space is None:
-        return False
-    if isinstance(space, A.IntegerAttr):
-        return space.value == 3
-    if isinstance(space, A.DialectAttr):
-        p = space.positional(0)
-        return p is not None and str(p) in ("workgroup", "slm")
-    return str(space) in ("3", "#gpu.address_space<workgroup>", "#xegpu.memory_space<slm>")
 
 
 def type_layout(t: Any) -> tuple[tuple[int, ...], int]:

@@ -25,7 +25,8 @@ from __future__ import annotations
 from typing import Any
 
 from xesim.exec.axis import Diverged, Varying, merge, uniform_value
-from xesim.exec.interpreter import ExecFault, run_region
+from xesim.exec.faults import ExecFault
+from xesim.exec.region import run_region
 from xesim.exec.registry import impl
 from xesim.hw.memory import MemoryFault
 
@@ -57,9 +58,7 @@ def _for(op: Any, cx: Any):
     """Host nests: the compiled loop nest rooted at this op when possible (:mod:`xesim.exec.jit`), else the
     interpreter's."""
     if cx.width == 1:
-        from xesim.exec.jit import compile_for
-
-        return compile_for(op, cx, _for_interpreted)
+        return cx.engine.compile_loop(op, cx, _for_interpreted)
     return _for_interpreted(op, cx)
 
 

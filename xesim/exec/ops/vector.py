@@ -37,7 +37,7 @@ import numpy as np
 
 from xesim.diagnostics import DiagnosticError
 from xesim.exec.axis import Varying, lift, stacked
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import (
     DYNAMIC_INDEX,
     compile_error,
@@ -53,7 +53,7 @@ from xesim.exec.registry import impl
 from xesim.exec.values import MemRefValue, dtype_of
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
-from xesim.runtime.formatting import format_g, vector_print_text
+from xesim.print_formats import format_g, vector_print_text
 
 POISON = -1  # MLIR's kPoisonIndex in static positions and shuffle masks
 U64 = np.dtype(np.uint64)

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from xesim.exec.axis import Varying
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text, mixed_list
 from xesim.exec.registry import impl
 from xesim.exec.tdesc import MemDesc, NamedBarrier, blocked_strides, linear_offsets
@@ -70,7 +70,7 @@ def _elem_info(op: Any, et: T.Type) -> tuple[np.dtype, int]:
 def _level_guard(op: Any) -> None:
     """Workgroup-level layouts (with ``sg_layout``): the op runs on the whole workgroup tile (whole-tile view,
     xesim/exec/workgroup.py); its layouts must distribute the tiles they describe (spec §3.4)."""
-    from xesim.exec.launcher import workgroup_layout_in
+    from xesim.exec.levels import workgroup_layout_in
 
     if workgroup_layout_in(op):
         from xesim.exec.workgroup import layout_problem

@@ -67,7 +67,7 @@ from xesim.exec.blocks import (
     report,
     surface,
 )
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, int_list_attr, mixed_list, mixed_list_template
 from xesim.exec.ops.xegpu import ADDR_MASK, LANE_LEVEL, _elem_info, _level_guard, _operand, _space_of
 from xesim.exec.registry import impl
@@ -479,7 +479,7 @@ def _collective_starts(fr: list, ks: Any, s_td: int, get_off: Any, what: str) ->
 
 
 # ============================================================================ load / store / prefetch
-@impl("xegpu.load_nd", axis=True)
+@impl("xegpu.load_nd", axis=True, threaded=True)
 def _load_nd(op: Any, cx: Any):
     """Block load of the descriptor's tile (module docstring)."""
     engine = cx.engine
@@ -554,7 +554,7 @@ def _load_nd(op: Any, cx: Any):
     return step
 
 
-@impl("xegpu.store_nd", axis=True)
+@impl("xegpu.store_nd", axis=True, threaded=True)
 def _store_nd(op: Any, cx: Any):
     """Block store: the value's in-surface elements are written, the rest dropped (spec §1.4); 2-D tiles are split
     into legal store messages (at most 8 rows, 64 bytes wide on PVC, §1.3).  The value is any shape with the
@@ -668,7 +668,7 @@ def _store_nd(op: Any, cx: Any):
     return step
 
 
-@impl("xegpu.prefetch_nd", axis=True)
+@impl("xegpu.prefetch_nd", axis=True, threaded=True)
 def _prefetch_nd(op: Any, cx: Any):
     """Prefetch: the messages are validated like loads; no architectural effect (spec §1.3 Prefetch;
     out-of-surface prefetches are legal, §1.4)."""

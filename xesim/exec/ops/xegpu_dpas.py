@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from xesim.exec.axis import Varying, require_whole_subgroup, stacked
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error
 from xesim.exec.ops.xegpu import LANE_LEVEL, _level_guard, _operand, _type_name
 from xesim.exec.registry import impl
@@ -119,7 +119,7 @@ class _FragmentsToMatrix:
         return got[1]
 
 
-@impl("xegpu.dpas", axis=True)
+@impl("xegpu.dpas", axis=True, threaded=True)
 def _dpas(op: Any, cx: Any):
     """``D = A·B + C`` (module docstring)."""
     from xesim.numerics.dpas import DpasCall, model_from_target

@@ -26,7 +26,7 @@ import numpy as np
 
 from xesim.exec.axis import Varying, lift, slot_value, uniform_value
 from xesim.exec.blocks import report
-from xesim.exec.interpreter import ExecFault
+from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text
 from xesim.exec.ops.xegpu import ADDR_MASK, LANE_LEVEL, _elem_info, _level_guard, _note, _operand, _space_of
 from xesim.exec.registry import impl
@@ -267,12 +267,24 @@ def _mask_getter(cx: Any, op: Any, lane_shape: tuple[int, ...]):
 
 
 # ============================================================================ operands of the lanes (SIMT)
+def _groups(ks: Any) -> list[tuple[int, tuple[int, ...]]]:
+    """Each subgroup on the axis with active lanes: (its first slot, its active slots)."""
+    g = ks.group
+    out: list[tuple[int, list[int]]] = []
+    for i in ks.mask:
+        first = i - i % g
+        if not out or out[-1][0] != first:
+            out.append((first, []))
+        out[-1][1].append(i)
+    return [(first, tuple(active)) for first, active in out]
+
+
 def _lane_scatter_plan(op: Any, cx: Any, src_name: str, vt: Any):
-    """Compile the addressing of a SIMT scattered access: returns ``(get(fr, lanes) -> (space, base, offsets[lanes],
-    limit, origin), isz, chunk)``."""
+    """Compile the addressing of a SIMT scattered access: returns ``(get(fr, first, active, lanes) -> (space, base,
+    offsets[lanes], limit, origin), isz, chunk)`` for the subgroup whose first slot is ``first`` and whose active
+    slots are ``active``."""
     src = _operand(op, src_name)
     st = src.type
-    ks = cx.engine.kstate
     s_src = cx.slot(src)
     if isinstance(st, T.TensorDescType):
         if not st.is_scattered:
@@ -280,18 +292,17 @@ def _lane_scatter_plan(op: Any, cx: Any, src_name: str, vt: Any):
         _, isz = _elem_info(op, st.element_type)
         chunk = st.chunk_size
 
-        def get_td(fr: list, lanes: int) -> tuple:
+        def get_td(fr: list, first: int, active: tuple[int, ...], lanes: int) -> tuple:
             d = fr[s_src]
             if isinstance(d, Varying):  # one descriptor per lane, each with that lane's offset
-                descs = [d.lanes[i] for i in ks.mask]
-                first = descs[0]
+                d0 = d.lanes[active[0]]
                 offs = np.zeros(lanes, np.int64)
-                for i in ks.mask:
+                for i in active:
                     di = d.lanes[i]
-                    if di.base != first.base or di.space is not first.space:
+                    if di.base != d0.base or di.space is not d0.space:
                         raise ExecFault("the lanes' scattered descriptors have different bases")
-                    offs[i] = int(np.asarray(di.offsets).reshape(-1)[0])
-                return first.space, first.base, offs, first.limit, first.origin
+                    offs[i - first] = int(np.asarray(di.offsets).reshape(-1)[0])
+                return d0.space, d0.base, offs, d0.limit, d0.origin
             o = np.asarray(d.offsets, np.int64).reshape(-1)
             if o.size != lanes:
                 raise ExecFault(f"the scattered descriptor has {o.size} offsets for a subgroup of {lanes} lanes")
@@ -307,17 +318,18 @@ def _lane_scatter_plan(op: Any, cx: Any, src_name: str, vt: Any):
     get_src = _scatter_source(op, cx, src, False)
     s_off = cx.slot(offsets)
 
-    def get_buf(fr: list, lanes: int) -> tuple:
+    def get_buf(fr: list, first: int, active: tuple[int, ...], lanes: int) -> tuple:
         v = fr[s_src]
         if isinstance(v, Varying):
-            fr[s_src] = uniform_value(v, ks.mask, "the base of a scattered access")
+            fr[s_src] = uniform_value(v, active, "the base of a scattered access")
         try:
             space, base, limit, origin = get_src(fr)
         finally:
             fr[s_src] = v
         off = fr[s_off]
-        offs = np.array([int(np.asarray(slot_value(off, i)).reshape(-1)[0]) if i in ks.mask else 0
-                         for i in range(lanes)], np.int64)
+        offs = np.zeros(lanes, np.int64)
+        for i in active:
+            offs[i - first] = int(np.asarray(slot_value(off, i)).reshape(-1)[0])
         return space, base, offs, limit, origin
 
     return get_buf, isz, chunk
@@ -326,18 +338,17 @@ def _lane_scatter_plan(op: Any, cx: Any, src_name: str, vt: Any):
 def _lane_mask(op: Any, cx: Any):
     m = _operand(op, "mask")
     s = cx.slot(m) if m is not None else None
-    ks = cx.engine.kstate
 
-    def get(fr: list, lanes: int) -> np.ndarray:
+    def get(fr: list, first: int, active: tuple[int, ...], lanes: int) -> np.ndarray:
         out = np.zeros(lanes, bool)
         v = fr[s] if s is not None else True
         if not isinstance(v, Varying) and isinstance(v, np.ndarray) and v.size == lanes:
             full = v.reshape(-1).astype(bool)  # one uniform vector: bit i is lane i's
-            for i in ks.mask:
-                out[i] = full[i]
+            for i in active:
+                out[i - first] = full[i - first]
             return out
-        for i in ks.mask:
-            out[i] = bool(np.asarray(slot_value(v, i)).reshape(-1)[0])
+        for i in active:
+            out[i - first] = bool(np.asarray(slot_value(v, i)).reshape(-1)[0])
         return out
 
     return get
@@ -363,32 +374,25 @@ def _lane_value_of(vals: np.ndarray, t: Any) -> Any:
 
 
 def _scatter_access(op: Any, cx: Any, src_name: str, vt: Any, kind: str):
-    """Compile a SIMT scattered load / store: ``(prepare(fr) -> (lanes, space, base, offsets, mask, address bits),
-    chunk, dtype)``; ``prepare`` validates every active, unmasked lane (bounds, message rules, alignment)."""
+    """Compile a SIMT scattered load / store: ``(prepare(fr, first, active) -> (lanes, space, base, offsets, mask,
+    address bits), chunk, dtype)``; ``prepare`` validates every active, unmasked lane of the subgroup (bounds,
+    message rules, alignment)."""
     engine = cx.engine
-    ks = engine.kstate
     get, isz, chunk = _lane_scatter_plan(op, cx, src_name, vt)
     if (vt.num_elements if isinstance(vt, T.VectorType) else 1) != chunk:
         what = "result" if kind == "load" else "value"
         raise compile_error(op, f"each lane {kind}s {chunk} element(s) (chunk_size) but the {what} is {vt}")
     get_mask = _lane_mask(op, cx)
+    lanes = cx.group
 
-    def prepare(fr: list) -> tuple:
-        lanes = ks.subgroup_size
-        space, base, offs, limit, origin = get(fr, lanes)
-        mask = get_mask(fr, lanes)
+    def prepare(fr: list, first: int, active: tuple[int, ...]) -> tuple:
+        space, base, offs, limit, origin = get(fr, first, active, lanes)
+        mask = get_mask(fr, first, active, lanes)
         _lane_check(space, base, offs, mask, chunk, isz, limit, origin)
         bits = _scatter_checks(engine, op, isz, chunk, lanes, space, kind, base, offs, mask)
         return lanes, space, base, offs, mask, bits
 
     return prepare, chunk, dtype_of(T.element_type_of(vt))
-
-
-
-
-def _one_subgroup(ks: Any) -> None:
-    if ks.groups != 1:
-        raise ExecFault("scattered accesses of lanes are not batched over subgroups")
 
 
 # ============================================================================ the ops
@@ -406,12 +410,12 @@ def _load(op: Any, cx: Any):
         prepare, chunk, dt = _scatter_access(op, cx, "source", vt, "load")
 
         def simt_step(fr: list) -> None:
-            _one_subgroup(ks)
-            lanes, space, base, offs, mask, bits = prepare(fr)
-            vals = _gather(engine, space, base, offs, mask, chunk, dt, lanes, bits)
-            out: list = [None] * lanes
-            for i in ks.mask:
-                out[i] = _lane_value_of(vals[i].copy(), vt)
+            out: list = [None] * ks.slots
+            for first, active in _groups(ks):
+                lanes, space, base, offs, mask, bits = prepare(fr, first, active)
+                vals = _gather(engine, space, base, offs, mask, chunk, dt, lanes, bits)
+                for i in active:
+                    out[i] = _lane_value_of(vals[i - first].copy(), vt)
             fr[res] = Varying(out)
 
         return simt_step
@@ -451,13 +455,13 @@ def _store(op: Any, cx: Any):
         prepare, chunk, dt = _scatter_access(op, cx, "dest", vt, "store")
 
         def simt_step(fr: list) -> None:
-            _one_subgroup(ks)
-            lanes, space, base, offs, mask, bits = prepare(fr)
             v = fr[s_val]
-            data = np.zeros((lanes, chunk), dt)
-            for i in ks.mask:
-                data[i] = np.asarray(slot_value(v, i), dt).reshape(chunk)
-            _scatter(engine, space, base, offs, mask, chunk, data, bits)
+            for first, active in _groups(ks):
+                lanes, space, base, offs, mask, bits = prepare(fr, first, active)
+                data = np.zeros((lanes, chunk), dt)
+                for i in active:
+                    data[i - first] = np.asarray(slot_value(v, i), dt).reshape(chunk)
+                _scatter(engine, space, base, offs, mask, chunk, data, bits)
 
         return simt_step
     if not isinstance(vt, T.VectorType) or not isinstance(_operand(op, "mask").type, T.VectorType):
@@ -524,19 +528,21 @@ def _atomic_rmw(op: Any, cx: Any):
         rt = op.results[0].type
 
         def simt_step(fr: list) -> None:
-            _one_subgroup(ks)
-            lanes = ks.subgroup_size
-            space, base, offs, limit, origin = get(fr, lanes)
-            mask = atomic_lane_mask(target, get_lane_mask(fr, lanes), lanes)
-            mask &= np.isin(np.arange(lanes), ks.mask)  # inactive lanes never execute the instruction
+            lanes = cx.group
             v = fr[s_val]
-            data = np.zeros((lanes, chunk), dt)
-            for i in ks.mask:
-                data[i] = np.asarray(slot_value(v, i), dt).reshape(chunk)
-            old = _atomic(engine, op, kind, space, base, offs, mask, chunk, isz, limit, origin, data, dt, noted)
-            out: list = [None] * lanes
-            for i in ks.mask:
-                out[i] = _lane_value_of(old[i].copy(), rt)
+            out: list = [None] * ks.slots
+            for first, active in _groups(ks):
+                space, base, offs, limit, origin = get(fr, first, active, lanes)
+                mask = atomic_lane_mask(target, get_lane_mask(fr, first, active, lanes), lanes)
+                live = np.zeros(lanes, bool)
+                live[[i - first for i in active]] = True
+                mask &= live  # inactive lanes never execute the instruction
+                data = np.zeros((lanes, chunk), dt)
+                for i in active:
+                    data[i - first] = np.asarray(slot_value(v, i), dt).reshape(chunk)
+                old = _atomic(engine, op, kind, space, base, offs, mask, chunk, isz, limit, origin, data, dt, noted)
+                for i in active:
+                    out[i] = _lane_value_of(old[i - first].copy(), rt)
             fr[res] = Varying(out)
 
         return simt_step

@@ -13,7 +13,7 @@ from typing import Any
 from xesim.diagnostics import error
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
-from xesim.ir.directives import Directive, directive
+from xesim.ir.directives.base import Directive, directive
 
 
 @directive("AffineMapAndOperands")

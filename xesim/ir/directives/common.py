@@ -6,7 +6,7 @@ from typing import Any
 
 from xesim.ir import attributes as A
 from xesim.ir import types as T
-from xesim.ir.directives import Directive, directive
+from xesim.ir.directives.base import Directive, directive
 
 DYNAMIC_INDEX = -(2**63)  # MLIR's ShapedType::kDynamic marks a dynamic entry in a static list
 

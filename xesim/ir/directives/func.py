@@ -10,8 +10,8 @@ from typing import Any
 from xesim.diagnostics import DiagnosticError, Location
 from xesim.ir import attributes as A
 from xesim.ir import types as T
-from xesim.ir.directives import Directive, directive
-from xesim.ir.fastformat import NAME, TYPE, WS, Miss, memo_type
+from xesim.ir.directives.base import Directive, directive
+from xesim.ir.syntax import NAME, TYPE, WS, Miss, memo_type
 
 # `(%a: t, %b: u)` without argument attributes or locations, token for token as _parse_arg_list reads it
 _ARG = NAME + WS + ":(?!:)" + WS + TYPE

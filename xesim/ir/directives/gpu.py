@@ -8,7 +8,7 @@ from typing import Any
 
 from xesim.ir import attributes as A
 from xesim.ir import types as T
-from xesim.ir.directives import Directive, directive
+from xesim.ir.directives.base import Directive, directive
 
 TOKEN = T.AsyncTokenType()
 

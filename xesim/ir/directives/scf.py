@@ -18,8 +18,8 @@ from xesim.diagnostics import Location
 from xesim.ir import attributes as A
 from xesim.ir import types as T
 from xesim.ir.core import Block, Operation, Region
-from xesim.ir.directives import Directive, directive
-from xesim.ir.fastformat import BARE_END, NAME, WS, WSC
+from xesim.ir.directives.base import Directive, directive
+from xesim.ir.syntax import BARE_END, NAME, WS, WSC
 
 # ----------------------------------------------------------------------------------------- helpers
 

@@ -21,7 +21,7 @@ from xesim.diagnostics import error
 from xesim.ir import affine as AF  # noqa: N812 - the codebase-wide alias
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
-from xesim.ir.directives import Directive, directive
+from xesim.ir.directives.base import Directive, directive
 
 ITERATOR_TYPES = ("parallel", "reduction")
 
@@ -263,7 +263,7 @@ class ContractionOp(Directive):
     TRAIT_ATTRS = ("indexing_maps", "iterator_types", "kind")
 
     def parse(self, p: Any, st: Any, args: list) -> None:
-        from xesim.ir.formatengine import make_enum, normalize_enum
+        from xesim.ir.enums import make_enum, normalize_enum
 
         lhs, rhs, acc, maps_name, iters_name, kind_name, result = (a.name for a in args)
         loc = p.loc()

@@ -14,7 +14,7 @@ from typing import Any
 
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
-from xesim.ir.directives import Directive, directive
+from xesim.ir.directives.base import Directive, directive
 
 _DENSE_I64_ATTRS = ("transpose",)
 

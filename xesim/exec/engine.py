@@ -1,0 +1,122 @@
+"""The engine: runs a module's host functions, the runtime utilities it calls, and its kernel launches, with one
+run configuration (:mod:`xesim.config`) and the observers subscribed to its hook (:mod:`xesim.exec.hooks`)."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from typing import Any, TextIO
+
+from xesim.config import RunConfig
+from xesim.diagnostics import Diagnostic, DiagnosticError
+from xesim.exec.faults import ExecFault
+from xesim.exec.hooks import Observer
+from xesim.exec.region import FunctionCode
+from xesim.exec.state import KernelState
+from xesim.hw.memory import AddressSpace
+from xesim.ir.core import Module, Operation
+
+
+class Engine:
+    """Runs a module: host functions, runtime utilities and kernel launches."""
+
+    def __init__(self, module: Module, config: RunConfig | None = None, out: TextIO | None = None,
+                 err: TextIO | None = None, externals: Mapping[str, Callable] | None = None) -> None:
+        """``config``: how the program runs (:class:`xesim.config.RunConfig`; made by :mod:`xesim.cli` and
+        :mod:`xesim.api` from flags, arguments and environment variables; the defaults when None).  ``externals``:
+        the functions a program may call without a body (``fn(engine, args, arg_types) -> result`` by name: the
+        runner utilities of :mod:`xesim.runtime`, which :func:`xesim.api.make_engine` passes)."""
+        from xesim.exec import ops  # noqa: F401  (registers every @impl)
+        from xesim.hw.params import load_target
+
+        self.module = module
+        self.config = config = config or RunConfig()
+        self.externals = dict(externals or {})
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        target = load_target(config.target)
+        self.target = target.with_overrides(dict(config.overrides)) if config.overrides else target
+        self._schedule_rng: Any = None
+        self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions
+        self._warned: set[tuple[int, str]] = set()
+        self.observers: list[Observer] = []  # who follows the run through the hook (xesim/exec/hooks.py)
+        self.memory = AddressSpace("global")
+        self.kstate = KernelState()
+        self._code: dict[tuple[int, int, int], FunctionCode] = {}
+        self.rng = None
+
+    def subscribe(self, observer: Observer) -> Observer:
+        """Let ``observer`` follow this engine's runs from now on (:mod:`xesim.exec.hooks`); kernels compile anew
+        with its instrumentation.  Returns it."""
+        self.observers.append(observer)
+        self._code.clear()
+        self.__dict__.pop("_batch_code", None)
+        return observer
+
+    def observer(self, kind: type) -> Any:
+        """The subscribed observer of class ``kind`` (None when there is none)."""
+        return next((obs for obs in self.observers if isinstance(obs, kind)), None)
+
+    def schedule_rng(self) -> Any:
+        """The seeded generator of the random schedule (``--seed``), created on first use."""
+        if self._schedule_rng is None:
+            import numpy as np
+
+            self._schedule_rng = np.random.default_rng([self.config.seed, 0x5C4ED])
+        return self._schedule_rng
+
+    def warn(self, op: Operation, message: str) -> None:
+        """A runtime warning (e.g. a block shape PVC rejects but that works in practice), once per op and text;
+        an error under ``--strict``."""
+        if self.config.strict:
+            raise ExecFault(message + " (error because of --strict)", op)
+        key = (id(op), message)
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        d = Diagnostic("warning", op.loc, f"'{op.name}' op {message}")
+        print(d.render(), file=self.err)
+
+    def function_code(self, func_op: Operation, width: int = 1, group: int = 1) -> FunctionCode:
+        """The function compiled for ``width`` instance slots, ``group`` per subgroup (:class:`Compiler`)."""
+        key = (id(func_op), width, group)
+        code = self._code.get(key)
+        if code is None:
+            code = self._code[key] = FunctionCode(self, func_op, width, group)
+        return code
+
+    def launch(self, kernel: Operation, name: str, grid: tuple, block: tuple, args: list, launch_op: Any) -> None:
+        """Run ``kernel`` over ``grid`` x ``block`` with ``args`` (:func:`xesim.exec.launcher.launch_kernel`); under
+        ``XESIM_ENGINE=both`` twice, cross-checked (:mod:`xesim.exec.crosscheck`)."""
+        from xesim.exec import crosscheck
+
+        crosscheck.launch(self, kernel, name, grid, block, args, launch_op)
+
+    def compile_loop(self, op: Operation, cx: Any, interpret: Any) -> Any:
+        """The step of host ``scf.for`` ``op``: the compiled loop nest rooted at it when possible
+        (:mod:`xesim.exec.jit`), else ``interpret(op, cx)``."""
+        from xesim.exec.jit import compile_for
+
+        return compile_for(op, cx, interpret)
+
+    def lookup(self, path: tuple[str, ...]) -> Operation | None:
+        return self.module.lookup_symbol(path)
+
+    def run(self, entry: str = "main", args: list | tuple = ()) -> tuple:
+        """Run function ``entry``; return its results.  Raises DiagnosticError on faults."""
+        from xesim.diagnostics import Location
+
+        func = self.lookup((entry,))
+        if func is None or func.name != "func.func":
+            raise DiagnosticError(Diagnostic("error", Location.unknown(), f"no function @{entry} to run"))
+        if func.regions[0].empty:
+            raise DiagnosticError(Diagnostic("error", func.loc, f"function @{entry} has no body"))
+        try:
+            return self.function_code(func)(list(args))
+        except ExecFault as exc:
+            raise DiagnosticError(exc.to_diagnostic()) from exc
+        finally:
+            try:
+                self.out.flush()
+            except Exception:  # noqa: BLE001 - closed streams at exit
+                pass
