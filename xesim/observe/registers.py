@@ -149,39 +149,34 @@ def load_nd_layout(op: Any, target: Any) -> Layout | None:
     other, each starting on a register boundary, with its padding.  The value conventions (plain, ``packed``
     VNNI, transposed, narrow transposed as 32-bit units, ``array_length``) are those of
     :class:`xesim.exec.ops.xegpu_block.BlockLoad`.  None when the op is not such a load."""
-    from xesim.exec.ops.memref import int_list_attr
+    from xesim.decode.xegpu import decode_block_access
     from xesim.hw.block2d import split_tile
-    from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 
     td_v = next((v for v in op.operands if isinstance(v.type, T.TensorDescType)), None)
     vt = op.results[0].type
     if td_v is None or td_v.type.rank != 2 or not isinstance(vt, T.VectorType):
         return None
+    acc = decode_block_access(op)
     td = td_v.type
     dt = dtype_of(td.element_type)
     isz = dt.itemsize
     rows, cols = td.shape
-    a = td.array_length
-    transposed = int_list_attr(op, "transpose") == [1, 0]
-    packed = "packed" in op.attributes
-    tbw = A.attr_int(op.attributes.get("transpose_bit_width"), None)
-    emu = int(target.get("block2d.transpose_emulation_bytes"))
+    a = acc.array_length
+    mode, v = acc.mode(int(target.get("block2d.transpose_emulation_bytes")))
+    packed = mode == "vnni"
     n = int(np.prod(vt.shape))
     ids = np.arange(n)
-    v = 1
-    if transposed and isz < emu:
-        v = emu // isz
-        mode = "tvnni" if (packed or tbw == 32) else "tnarrow"
-        unit, mcols = emu, cols // v
+    if mode in ("tvnni", "tnarrow"):
+        unit, mcols = isz * v, cols // v
         blocks = (ids.reshape(a, cols // v, rows, v).transpose(0, 2, 1, 3).reshape(a, rows, cols) if mode == "tvnni"
                   else ids.reshape(a, cols, rows).transpose(0, 2, 1))
         kw = {"transpose": True}
-    elif transposed:
+    elif mode == "transpose":
         unit, mcols = isz, cols
         blocks = ids.reshape(a, cols, rows).transpose(0, 2, 1)
         kw = {"transpose": True}
     elif packed:
-        k = 4 // isz
+        k = v
         rp = -(-rows // k) * k
         unit, mcols = isz, cols
         blocks = ids.reshape(a, rp // k, cols, k).transpose(0, 1, 3, 2).reshape(a, rp, cols)

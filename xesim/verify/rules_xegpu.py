@@ -20,6 +20,7 @@ from collections.abc import Callable
 from math import prod
 from typing import Any
 
+from xesim.decode.xegpu import decode_block_access
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
@@ -374,24 +375,13 @@ def _load_nd(op: Operation, ctx: Any) -> None:
                         f"descriptor {td}")
         _check_offsets_rank(op, td.rank)
         return
-    shape = list(td.shape)
     value_shape = list(vt.shape)
-    trans = A.int_list(op.attributes.get("transpose"))
-    if trans is not None:
-        if sorted(trans) == list(range(len(shape))):
-            shape = [shape[i] for i in trans]
-        else:
-            ctx.warning(op, "Invalid transpose attr. It is ignored.")
-    packed = "packed" in op.attributes or (tbw is not None and td.rank == 2)
-    if packed:
-        if td.rank == 2 and value_shape and value_shape[-1] > 0:
-            v = value_shape[-1]
-            shape = [shape[0] // v, *shape[1:], v]
-        else:
-            ctx.warning(op, "Invalid Packed Attr. It is ignored (available for 2D TensorDesc only).")
-    candidates = [shape]
-    if a_len > 1:
-        candidates = [[a_len, *shape], [a_len * shape[0], *shape[1:]]]
+    acc = decode_block_access(op)
+    if acc.transpose_ignored:
+        ctx.warning(op, "Invalid transpose attr. It is ignored.")
+    if acc.packed_result and not (td.rank == 2 and value_shape and value_shape[-1] > 0):
+        ctx.warning(op, "Invalid Packed Attr. It is ignored (available for 2D TensorDesc only).")
+    candidates = acc.simd_shapes()
     if value_shape not in candidates:
         raise _RuleError(f"Result shape {xl.shape_str(value_shape)} is not consistent with tensor descriptor {td}")
     _check_offsets_rank(op, td.rank)

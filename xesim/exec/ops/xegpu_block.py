@@ -51,6 +51,7 @@ from typing import Any
 
 import numpy as np
 
+from xesim.decode.xegpu import decode_block_access
 from xesim.exec import axis, blocks
 from xesim.exec.axis import Varying, require_whole_subgroup, stack_or_list, stacked, uniform_value
 from xesim.exec.blocks import (
@@ -68,13 +69,12 @@ from xesim.exec.blocks import (
     surface,
 )
 from xesim.exec.faults import ExecFault
-from xesim.exec.ops.memref import compile_error, int_list_attr, mixed_list, mixed_list_template
+from xesim.exec.ops.memref import compile_error, mixed_list, mixed_list_template
 from xesim.exec.ops.xegpu import ADDR_MASK, LANE_LEVEL, _elem_info, _level_guard, _operand, _space_of
 from xesim.exec.registry import impl
 from xesim.exec.tdesc import NdDesc
 from xesim.exec.values import MemRefValue, dtype_of
 from xesim.hw.layout import LaneLayout, LayoutMapError, target_lane_layout
-from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 
 
@@ -88,9 +88,9 @@ def offsets_getter(cx: Any, op: Any, rank: int):
     return get_off
 
 
-def simt_value(op: Any, td: T.TensorDescType, vt: Any) -> bool:
+def simt_value(op: Any) -> bool:
     """A 1-D value with fewer elements than the descriptor's tile: a SIMT (lane) fragment."""
-    return isinstance(vt, T.VectorType) and vt.rank == 1 and vt.num_elements < td.num_elements * td.array_length
+    return decode_block_access(op).simt
 
 
 def _varying_in(fr: list, slots: list[int]) -> bool:
@@ -258,40 +258,32 @@ class BlockLoad:
     def decode(cls, op: Any, engine: Any, td: T.TensorDescType, out_shape: tuple[int, ...] | None) -> BlockLoad:
         """Decode ``op``'s load of 2-D descriptor type ``td`` (a located compile error for an illegal one)."""
         dt, isz = _elem_info(op, td.element_type)
-        a = td.array_length
-        rows, cols = td.shape
-        trans = int_list_attr(op, "transpose")
-        transposed = trans == [1, 0]
-        if trans is not None and trans not in ([1, 0], [0, 1]):
-            transposed = False  # the verifier warned: invalid permutations are ignored
-        tbw = A.attr_int(op.attributes.get("transpose_bit_width"), None)
-        packed = "packed" in op.attributes
+        acc = decode_block_access(op)
+        a, rows, cols = acc.array_length, acc.rows, acc.cols
         bits = isz * 8
         emu = engine.target.get("block2d.transpose_emulation_bytes")
+        mode, v = acc.mode(emu)
         try:
-            if transposed and isz < emu:
+            if mode in ("tvnni", "tnarrow"):
                 # spec §1.3: X2X / IMEX load narrow data transposed as emu-byte units (X and W scaled)
-                v = emu // isz
-                mode = "tvnni" if (packed or tbw == 32) else "tnarrow"
                 if cols % v:
                     raise compile_error(op, f"a transposed {bits}-bit load needs a multiple of {v} columns, got {cols}")
                 unit, mcols = emu, cols // v
                 plan = BlockPlan(engine.target, emu, rows, a * mcols, "load", a, transpose=True)
                 mdt = np.dtype(f"u{emu}")
-            elif transposed:
-                mode, v, unit, mcols, mdt = "transpose", 1, isz, cols, dt
+            elif mode == "transpose":
+                unit, mcols, mdt = isz, cols, dt
                 plan = BlockPlan(engine.target, isz, rows, a * cols, "load", a, transpose=True)
-            elif packed:
+            elif mode == "vnni":
                 vnni_bytes = engine.target.block2d.load_vnni.element_bytes
                 if isz not in vnni_bytes:
                     raise compile_error(op, f"packed (VNNI) loads need {' or '.join(f'{8 * b}-bit' for b in vnni_bytes)} "
                                             f"elements, not {bits}-bit "
                                             f"({engine.target.source_of('block2d.load_vnni.element_bytes')})")
-                v = 32 // bits
-                mode, unit, mcols, mdt = "vnni", isz, cols, dt
+                unit, mcols, mdt = isz, cols, dt
                 plan = BlockPlan(engine.target, isz, rows, a * cols, "load", a, vnni=True)
             else:
-                mode, v, unit, mcols, mdt = "plain", 1, isz, cols, dt
+                unit, mcols, mdt = isz, cols, dt
                 plan = BlockPlan(engine.target, isz, rows, a * cols, "load", a)
         except ValueError as exc:
             raise compile_error(op, str(exc)) from None
@@ -440,10 +432,9 @@ def fragment_layout(op: Any, cx: Any, td: T.TensorDescType, frag_len: int) -> tu
         layout = _explicit_lane_layout(op, td) or LaneLayout((lanes,), (1,))
         shape: tuple[int, ...] = (td.shape[0],)
     else:
-        transposed = int_list_attr(op, "transpose") == [1, 0]
-        packed = "packed" in op.attributes
-        layout = _explicit_lane_layout(op, td) or _default_block_layout(cx.engine.target, isz, td.shape[1], packed,
-                                                                        transposed)
+        acc = decode_block_access(op)
+        layout = _explicit_lane_layout(op, td) or _default_block_layout(cx.engine.target, isz, td.shape[1],
+                                                                        acc.packed, acc.transpose)
         shape = tuple(td.shape)
     if layout.num_lanes != lanes:
         raise compile_error(op, f"lane layout {list(layout.lane_layout)} has {layout.num_lanes} lanes but the "
@@ -488,7 +479,7 @@ def _load_nd(op: Any, cx: Any):
     td_v = _operand(op, "TensorDesc")
     td: T.TensorDescType = td_v.type
     vt = op.results[0].type
-    simt = simt_value(op, td, vt)
+    simt = simt_value(op)
     if simt and cx.group == 1:
         raise compile_error(op, LANE_LEVEL)
     res = cx.slot(op.results[0])
@@ -565,7 +556,7 @@ def _store_nd(op: Any, cx: Any):
     td_v = _operand(op, "TensorDesc")
     td: T.TensorDescType = td_v.type
     val = _operand(op, "value")
-    simt = simt_value(op, td, val.type)
+    simt = simt_value(op)
     if simt and cx.group == 1:
         raise compile_error(op, LANE_LEVEL)
     dt, isz = _elem_info(op, td.element_type)
