@@ -145,7 +145,9 @@ def test_partly_outside_tiles_mix_batched_and_per_instance_loads(tmp_path: Path,
     assert out[19][23] == 2 * 1923 and out[0][0] == 0 and out[17][5] == 2 * 1705
 
 
-def test_divergent_control_flow_falls_back_with_the_same_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_divergent_control_flow_runs_batched_under_masks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Instances whose scf.if conditions differ stay in the batch: each branch runs with the instances that take
+    it (the active mask), and every instance gets the result of its own branch."""
     body = """      %bxi = arith.index_cast %bx : index to i32
       %z = arith.constant 0 : i32
       %odd = arith.cmpi ne, %bxi, %z : i32
@@ -158,7 +160,7 @@ def test_divergent_control_flow_falls_back_with_the_same_result(tmp_path: Path, 
       }
       xegpu.store_nd %w, %to[%r, %c] : vector<8x16xf32>, !xegpu.tensor_desc<8x16xf32>"""
     ref, stats, got = _both_ways(tmp_path, monkeypatch, _gemm_like(body))
-    assert ref[0] == 0 and got == ref and stats == {"batched": 0, "fallback": 1}
+    assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
     out = _matrix(got[1])
     assert out[3][3] == 303 and out[9][3] == 2 * 903  # workgroup x 0 copies, the others double
 
@@ -234,12 +236,27 @@ def test_synchronised_kernels_run_batched_in_lockstep(name: str, tmp_path: Path,
     assert ref[0] == 0 and got == ref and stats["batched"] >= 1 and stats["fallback"] == 0
 
 
-def test_a_pipeline_between_divergent_subgroups_falls_back_to_coroutines(tmp_path: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_pipeline_between_divergent_subgroups_runs_as_interleaved_groups(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """The producer and the consumer of a named-barrier pipeline take different branches (scf.if on the subgroup
-    id): the batch leaves lockstep, rolls back and runs the subgroups as coroutines, with their result."""
+    id) around the barriers: the branches run as two groups that wait for each other at the named barriers
+    (xesim/exec/lockstep.py), inside the batch, with the result of running the subgroups as coroutines."""
     ref, stats, got = _both_ways(tmp_path, monkeypatch, (ROOT / "tests" / "e2e" / "sched_nbarrier_pipeline.mlir").read_text())
-    assert ref[0] == 0 and got == ref and stats["fallback"] >= 1
+    assert ref[0] == 0 and got == ref and stats == {"batched": 1, "fallback": 0}
+
+
+def test_groups_that_cannot_meet_fall_back_to_the_coroutines_deadlock_report(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A gpu.barrier in one branch only: the groups can never meet in lockstep, the batch falls back, and running
+    the subgroups as coroutines reports the deadlock (the same report as without batching)."""
+    text = (ROOT / "tests" / "e2e" / "sched_nbarrier_pipeline.mlir").read_text()
+    text = text.replace("""        scf.if %is_producer {
+        } else {""", """        scf.if %is_producer {
+          gpu.barrier
+        } else {""", 1)
+    ref, stats, got = _both_ways(tmp_path, monkeypatch, text)
+    assert ref[0] == 1 and "deadlock" in ref[2]
+    assert got == ref and stats == {"batched": 0, "fallback": 1}
 
 
 def test_kernels_with_atomics_are_not_batched() -> None:

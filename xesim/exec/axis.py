@@ -166,6 +166,25 @@ def stacked(v: Any, n: int) -> np.ndarray:
     return np.broadcast_to(a, (n, *a.shape))
 
 
+def active_stack(v: Any, sel: np.ndarray, n: int) -> np.ndarray:
+    """``[len(sel), ...]``: the values of ``v`` at slots ``sel`` of ``n`` (inactive slots may have none)."""
+    if isinstance(v, Varying):
+        arr = v.arr
+        if arr is not None and arr.shape[0] == n:
+            return arr[sel]
+        return np.stack([np.asarray(v.lanes[i]) for i in sel])
+    a = np.asarray(v)
+    return np.broadcast_to(a, (len(sel), *a.shape))
+
+
+def scatter_active(vals: np.ndarray, sel: np.ndarray, n: int) -> Varying:
+    """A value whose slots ``sel`` hold ``vals [len(sel), ...]`` (the other slots, inactive, hold zeros nobody
+    reads)."""
+    out = np.zeros((n, *vals.shape[1:]), vals.dtype)
+    out[sel] = vals
+    return Varying.from_stack(out)
+
+
 def stack_or_list(vals: list) -> Varying:
     """Per-slot results as one value: with their ``[n, ...]`` stack when they are same-shaped arrays."""
     if vals and isinstance(vals[0], np.ndarray):

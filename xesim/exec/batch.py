@@ -15,7 +15,8 @@ result is bit-identical to the reference execution (``XESIM_ENGINE=both`` cross-
 
 **Barriers cost nothing.**  A batch holds whole workgroups and never lets its subgroups diverge (below), so every
 instance of a workgroup reaches each ``gpu.barrier`` and fence together: everything before it has executed when
-anything after it does.  Named barriers count each instance's signal per workgroup (:class:`LockstepSync`).
+anything after it does; subgroups that take different branches around barriers run as interleaved groups
+(:mod:`xesim.exec.lockstep`).
 Kernels using shared local memory run one workgroup per batch (:func:`uses_slm`), so SLM values stay uniform.
 
 **Qualifying kernels** (:func:`batchable`): no ``gpu.printf`` / ``vector.print`` (output order), no atomics, no
@@ -43,6 +44,7 @@ from xesim.exec.axis import Diverged
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import per_instance_reason
 from xesim.exec.kernel_writes import launch_allocations
+from xesim.exec.lockstep import Lockstep
 from xesim.exec.region import Compiler, run_region
 from xesim.exec.registry import AXIS
 from xesim.hw.memory import MemoryFault
@@ -122,59 +124,6 @@ def uses_slm(kernel: Any) -> bool:
 
 
 # ----------------------------------------------------------------------------------------------- barriers
-class LockstepSync:
-    """Barriers of a batch whose instances run in lockstep (ARCHITECTURE.md "Scheduling").
-
-    A batch holds whole workgroups and leaves lockstep only by falling back (:class:`Diverged`), so every
-    instance reaches each ``gpu.barrier`` (and ``xegpu.fence``) at the same time: all its workgroup's memory
-    operations before the barrier have been executed when any instance goes on, and the barrier costs nothing.
-    Named barriers count each instance's signal per workgroup as the coroutine scheduler does (instances in order:
-    one interleaving the hardware may produce); a wait whose phase has not completed — its other participants
-    are not in this batch's lockstep — abandons the batch, and the workgroups run again as coroutines
-    (:mod:`xesim.exec.scheduler`), which also report any misuse.  At lane level an instance is a subgroup, and a
-    named-barrier op executed under a partial lane mask abandons the batch too."""
-
-    def __init__(self, ks: Any, workgroups: int, per_wg: int, sgid: np.ndarray) -> None:
-        from xesim.exec.scheduler import NamedBarriers
-
-        self.ks = ks
-        self.per_wg = per_wg
-        self.n = workgroups * per_wg
-        self.tables = [NamedBarriers(lambda i, g=g: f"subgroup {int(sgid[i % per_wg])} of workgroup {g}")
-                       for g in range(workgroups)]
-
-    def barrier(self, op: Any) -> None:
-        return None
-
-    def yield_point(self, op: Any) -> None:
-        return None
-
-    def _whole(self) -> None:
-        ks = self.ks
-        if ks.level == "lane" and ks.mask is not ks.full and ks.mask != ks.full:
-            raise Diverged("a named-barrier op under divergent control flow")
-
-    def arrive(self, i: int, bid: int, participants: int, op: Any) -> None:
-        """Instance ``i`` signals named barrier ``bid``."""
-        self.tables[i // self.per_wg].arrive(i, bid, participants)
-
-    def wait(self, i: int, bid: int, op: Any) -> None:
-        """Instance ``i`` waits for the phase it signalled in."""
-        nb, phase = self.tables[i // self.per_wg].take(i, bid)
-        if nb.phase <= phase:
-            raise Diverged("a named-barrier wait would block (its phase needs threads outside the lockstep)")
-
-    def arrive_all(self, bid: int, participants: int, op: Any) -> None:
-        self._whole()
-        for i in range(self.n):
-            self.arrive(i, bid, participants, op)
-
-    def wait_all(self, bid: int, op: Any) -> None:
-        self._whole()
-        for i in range(self.n):
-            self.wait(i, bid, op)
-
-
 # ----------------------------------------------------------------------------------------------- running
 def forget_batch_values() -> None:
     """Release what ops keep of a batch's values for the next op (DPAS B decodings, subgroup-uniform offsets)."""
@@ -254,22 +203,22 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
             ks.groups, ks.slots, ks.group = n, n * group, group
             ks.full = ks.mask = tuple(range(n * group))
             ks.slot = None
-            ks.masks = lane  # subgroups that diverge leave lockstep (scf ops raise Diverged); lanes take masks
             allocs = launch_allocations(engine, kernel, args)
             snapshot = [(a, pristine[id(a)] if start == 0 and id(a) in pristine else a.data.copy()) for a in allocs]
             ks.block_id, ks.subgroup_id, ks.thread_id = wgs[0], 0, (0, 0, 0)
             attributions = open_workgroup(wgs[0]) if slm else []  # one workgroup per batch (uses_slm)
             if not slm:
                 ks.slm = None
-            sync = LockstepSync(ks, len(wgs), per_wg, sgid)
+            sync = Lockstep(ks, len(wgs), per_wg, group,
+                            lambda i, wgs=wgs: f"subgroup {int(sgid[i % per_wg])} of workgroup {wgs[i // per_wg]}")
             saved_sync = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)
             ks.barrier, ks.yield_point = sync.barrier, sync.yield_point
             ks.nbarrier_arrive, ks.nbarrier_wait, ks.lockstep = sync.arrive_all, sync.wait_all, sync
             try:
                 try:
-                    code(list(args) + attributions)
+                    sync.run(lambda code=code, attributions=attributions: code(list(args) + attributions))
                 finally:
-                    ks.group_ids, ks.groups, ks.masks = None, 1, True
+                    ks.group_ids, ks.groups = None, 1
                     ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait = saved_sync
                     ks.lockstep = None
                     forget_batch_values()

@@ -18,7 +18,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from xesim.exec.axis import Varying, stacked
+from xesim.exec.axis import Varying, active_stack, stacked
 from xesim.exec.faults import ExecFault
 from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import MemoryFault
@@ -281,13 +281,16 @@ def desc_and_offsets(fr: list, s_td: int, get_off: Any, n: int) -> tuple[NdDesc,
     return base, offs
 
 
-def block_starts(fr: list, s_td: int, get_off: Any, n: int) -> tuple[NdDesc, Any, Any] | None:
+def block_starts(fr: list, s_td: int, get_off: Any, n: int,
+                 sel: np.ndarray | None = None) -> tuple[NdDesc, Any, Any] | None:
     """A 2-D block op's common descriptor and every instance's block start as (descriptor, y, x): each an int
-    when it is the same for every instance, else an int64 array ``[n]``; None when the descriptors differ in more
-    than their offsets or the op's offsets do not match the descriptor's rank."""
+    when it is the same for every instance, else an int64 array ``[n]`` (``sel``: only the instances of these
+    slots, ``[len(sel)]``); None when the descriptors differ in more than their offsets or the op's offsets do not
+    match the descriptor's rank."""
     d = fr[s_td]
     if isinstance(d, NdBatch):
-        base, y, x = d.desc, d.offs[:, 0], d.offs[:, 1]
+        offs = d.offs if sel is None else d.offs[sel]
+        base, y, x = d.desc, offs[:, 0], offs[:, 1]
     elif isinstance(d, NdDesc):
         base, (y, x) = d, d.offsets
     else:
@@ -297,9 +300,13 @@ def block_starts(fr: list, s_td: int, get_off: Any, n: int) -> tuple[NdDesc, Any
         if len(offs) != 2:
             return None
         oy, ox = offs
-        y = y + (stacked(oy, n).astype(np.int64) if _varies(oy) else int(oy))
-        x = x + (stacked(ox, n).astype(np.int64) if _varies(ox) else int(ox))
+        y = y + (_ints(oy, n, sel) if _varies(oy) else int(oy))
+        x = x + (_ints(ox, n, sel) if _varies(ox) else int(ox))
     return base, y, x
+
+
+def _ints(v: Any, n: int, sel: np.ndarray | None) -> np.ndarray:
+    return (stacked(v, n) if sel is None else active_stack(v, sel, n)).astype(np.int64)
 
 
 #: group_ints results of the last lane values it saw (kept alive: compared by identity), newest last; a loop's

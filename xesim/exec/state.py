@@ -39,7 +39,6 @@ class KernelState:
         self.full: tuple[int, ...] = ()  # the slots launched (a partial last subgroup has fewer lanes)
         self.slot: int | None = 0  # the slot an op executes for one at a time (None: all active), for messages
         self.group_ids: Any = None  # the groups' (block ids [G, 3], subgroup ids [G], first work-items [G])
-        self.masks = True  # divergent control flow narrows the mask (False: a lockstep batch stops, Diverged)
         self.num_subgroups = 1
         self.subgroup_size = 16
         self.slm: AddressSpace | None = None
@@ -53,7 +52,7 @@ class KernelState:
         self.yield_point: Callable[[Any], None] = lambda op: None
         self.nbarrier_arrive: Callable[[int, int, Any], None] = _sequential_nbarrier_arrive
         self.nbarrier_wait: Callable[[int, Any], None] = _sequential_nbarrier_wait
-        self.lockstep: Any = None  # the running batch's barriers (xesim/exec/batch.py LockstepSync)
+        self.lockstep: Any = None  # the running batch's synchronisation (xesim/exec/lockstep.py)
 
     def context(self) -> str:
         if not self.active:

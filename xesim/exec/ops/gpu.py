@@ -216,7 +216,7 @@ def _barrier(op: Any, cx: Any):
     ks = cx.engine.kstate
 
     def step(fr: list) -> None:
-        if ks.group > 1 and ks.mask != ks.full:
+        if ks.lockstep is None and ks.group > 1 and ks.mask != ks.full:  # (a lockstep batch checks per subgroup)
             raise ExecFault(f"is reached by only lanes {list(ks.mask)} of subgroup {ks.subgroup_id} (a barrier "
                             "inside divergent control flow: the other work-items never arrive)")
         ks.barrier(op)

@@ -15,8 +15,10 @@ SIMD channel masks; xesim does the same, and this is the only place the mask cha
 * ``scf.while``: slots whose condition is false leave the loop with the values ``scf.condition`` forwarded; the
   loop goes on with the others until none is left.
 
-A lockstep batch of subgroups (``kstate.masks`` false: :mod:`xesim.exec.batch`) does not follow divergence with a
-mask: it stops (:class:`~xesim.exec.axis.Diverged`) and its workgroups run again one subgroup at a time.
+Subgroups of a lockstep batch (:mod:`xesim.exec.batch`) diverge the same way.  When a branch of a divergent
+``scf.if`` synchronises (an op with the ``barrier`` trait in it), the two branches run as groups that interleave at
+barriers (:meth:`xesim.exec.lockstep.Lockstep.fork`): the producers and consumers of a named-barrier pipeline wait for
+each other.
 Host ``scf.for`` nests are compiled to native code when possible (:mod:`xesim.exec.jit`).
 """
 
@@ -24,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from xesim.exec.axis import Diverged, Varying, merge, uniform_value
+from xesim.exec.axis import Varying, merge, uniform_value
 from xesim.exec.faults import ExecFault
 from xesim.exec.region import run_region
 from xesim.exec.registry import impl
@@ -35,10 +37,10 @@ def _active_where(v: Any, mask: tuple[int, ...], want: bool) -> tuple[int, ...]:
     return tuple(i for i in mask if bool(v.lanes[i]) == want)
 
 
-def _divergence(ks: Any, what: str) -> None:
-    """A lockstep batch that cannot follow divergence with a mask stops here."""
-    if not ks.masks:
-        raise Diverged(f"{what} differs between instances")
+def synchronises(region: Any) -> bool:
+    """Whether an op with the ``barrier`` trait is anywhere in ``region`` (nested regions included)."""
+    return any(op.opdef is not None and "barrier" in op.opdef.traits for b in region.blocks for top in b.ops
+               for op in top.walk())
 
 
 @impl("scf.yield", "scf.reduce.return")
@@ -81,7 +83,6 @@ def _for_interpreted(op: Any, cx: Any):
             mask = ks.mask
             lo, hi, s = (uniform_value(v, mask, "") if _agree(v, mask) else v for v in (lo, hi, s))
             if isinstance(lo, Varying) or isinstance(hi, Varying) or isinstance(s, Varying):
-                _divergence(ks, "the bounds of an scf.for")
                 vals = _divergent_for(fr, lo, hi, s, vals)
                 for r, v in zip(res, vals):
                     fr[r] = v
@@ -155,6 +156,7 @@ def _if(op: Any, cx: Any):
     res = cx.slots(op.results)
     then = cx.compile_region(op.regions[0])
     other = cx.compile_region(op.regions[1]) if len(op.regions) > 1 and not op.regions[1].empty else None
+    sync = any(synchronises(r) for r in op.regions)
 
     def step(fr: list) -> None:
         cond = fr[c]
@@ -166,18 +168,22 @@ def _if(op: Any, cx: Any):
             elif not on:
                 cond = False
             else:
-                _divergence(ks, "an scf.if condition")
                 off = tuple(i for i in mask if i not in on)
-                try:
-                    ks.mask = on
-                    tvals = run_region(then, fr)
-                    if other is not None:
-                        ks.mask = off
-                        evals = run_region(other, fr)
-                    else:
-                        evals = [None] * len(res)
-                finally:
-                    ks.mask = mask
+                if sync and ks.lockstep is not None:  # subgroups of a lockstep batch that meet at barriers
+                    tvals, evals = ks.lockstep.fork([(on, lambda: run_region(then, fr)),
+                                                     (off, lambda: run_region(other, fr) if other is not None
+                                                      else [None] * len(res))])
+                else:
+                    try:
+                        ks.mask = on
+                        tvals = run_region(then, fr)
+                        if other is not None:
+                            ks.mask = off
+                            evals = run_region(other, fr)
+                        else:
+                            evals = [None] * len(res)
+                    finally:
+                        ks.mask = mask
                 n = ks.slots
                 for r, tv, ev in zip(res, tvals, evals):
                     fr[r] = merge(on, tv, ev if ev is not None else Varying([None] * n), n)
@@ -218,7 +224,6 @@ def _while(op: Any, cx: Any):
                     elif not go:
                         cond = False
                     else:
-                        _divergence(ks, "an scf.while condition")
                         stop = tuple(i for i in live if i not in go)
                         exits = [merge(stop, a, e if exits is not None else Varying([None] * n), n)
                                  for a, e in zip(args, exits or [None] * len(args))]

@@ -195,18 +195,14 @@ def _init_nbarrier(op: Any, cx: Any):
     return step
 
 
-def _barrier_of_each(v: Any, ks: Any) -> list:
-    """The named barrier of each instance of the lockstep batch (an instance is a subgroup: at lane level the lanes
-    of a subgroup must name the same barrier)."""
+def _barrier_of(v: Any, ks: Any, inst: int) -> Any:
+    """The named barrier of instance ``inst`` of a lockstep batch (at lane level the active lanes of a subgroup
+    must name the same one)."""
     g = ks.group
-    items = v.lanes
-    out = []
-    for k in range(len(items) // g):
-        group = [items[i] for i in range(k * g, (k + 1) * g) if i in ks.mask] if g > 1 else [items[k]]
-        if any(x != group[0] for x in group[1:]):
-            raise ExecFault("the named barrier differs between the lanes of a subgroup")
-        out.append(group[0])
-    return out
+    items = [v.lanes[i] for i in range(inst * g, (inst + 1) * g) if i in ks.mask] if g > 1 else [v.lanes[inst]]
+    if any(x != items[0] for x in items[1:]):
+        raise ExecFault("the named barrier differs between the lanes of a subgroup")
+    return items[0]
 
 
 def _named_barrier_op(method: str):
@@ -227,11 +223,12 @@ def _named_barrier_op(method: str):
             sync = ks.lockstep
             if sync is None:
                 raise ExecFault("the named barrier differs between the lanes of a subgroup")
-            for i, b in enumerate(_barrier_of_each(nb, ks)):
-                if method == "arrive":
-                    sync.arrive(i, b.barrier_id, b.participants, op)
-                else:
-                    sync.wait(i, b.barrier_id, op)
+            each = [(i, _barrier_of(nb, ks, i)) for i in sync.instances(ks.mask)]
+            if method == "arrive":
+                for i, b in each:
+                    sync.arrive(i, b.barrier_id, b.participants)
+            else:
+                sync.wait([(i, b.barrier_id) for i, b in each], op)
 
         return step
 

@@ -53,7 +53,15 @@ import numpy as np
 
 from xesim.decode.xegpu import decode_block_access
 from xesim.exec import axis, blocks
-from xesim.exec.axis import Varying, require_whole_subgroup, stack_or_list, stacked, uniform_value
+from xesim.exec.axis import (
+    Varying,
+    active_stack,
+    require_whole_subgroup,
+    scatter_active,
+    stack_or_list,
+    stacked,
+    uniform_value,
+)
 from xesim.exec.blocks import (
     Block2D,
     BlockPlan,
@@ -535,12 +543,18 @@ def _load_nd(op: Any, cx: Any):
         if not _varying_in(fr, in_slots):
             one(fr)
             return
-        got = block_starts(fr, s_td, get_off, ks.slots) if acc is not None and len(ks.mask) == ks.slots else None
+        n = ks.slots
+        sel = None if len(ks.mask) == n else np.array(ks.mask, np.int64)  # divergence: the active instances
+        got = block_starts(fr, s_td, get_off, n, sel) if acc is not None else None
         if got is None:
-            fr[res] = stack_or_list(_per_slot(fr, ks, one, in_slots, [res])[0])
+            vals = _per_slot(fr, ks, one, in_slots, [res])[0]
+            fr[res] = stack_or_list(vals) if sel is None else Varying(vals)
             return
         d, y, x = got
-        fr[res] = Varying.from_stack(acc.many(engine, op, d, y, x, ks.slots))
+        if sel is None:
+            fr[res] = Varying.from_stack(acc.many(engine, op, d, y, x, n))
+        else:
+            fr[res] = scatter_active(acc.many(engine, op, d, y, x, len(sel)), sel, n)
 
     return step
 
@@ -649,12 +663,14 @@ def _store_nd(op: Any, cx: Any):
         if not _varying_in(fr, in_slots):
             one(fr)  # every instance stores the same bytes: once is the same
             return
-        got = block_starts(fr, s_td, get_off, ks.slots) if plan is not None and len(ks.mask) == ks.slots else None
+        n = ks.slots
+        sel = None if len(ks.mask) == n else np.array(ks.mask, np.int64)  # divergence: the active instances
+        got = block_starts(fr, s_td, get_off, n, sel) if plan is not None else None
         if got is None:
             _per_slot(fr, ks, one, in_slots, [])  # in instance order
             return
         d, y, x = got
-        store_many(d, y, x, stacked(fr[s_val], ks.slots))
+        store_many(d, y, x, stacked(fr[s_val], n) if sel is None else active_stack(fr[s_val], sel, n))
 
     return step
 
@@ -713,11 +729,13 @@ def _prefetch_nd(op: Any, cx: Any):
         if not _varying_in(fr, in_slots):
             one(fr)
             return
-        got = block_starts(fr, s_td, get_off, ks.slots) if plan is not None and len(ks.mask) == ks.slots else None
+        n = ks.slots
+        sel = None if len(ks.mask) == n else np.array(ks.mask, np.int64)
+        got = block_starts(fr, s_td, get_off, n, sel) if plan is not None else None
         if got is None:
             _per_slot(fr, ks, one, in_slots, [])
             return
         d, y, x = got
-        validate(d, y, x, ks.slots)
+        validate(d, y, x, n if sel is None else len(sel))
 
     return step

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from xesim.exec.axis import Varying, require_whole_subgroup, stacked
+from xesim.exec.axis import Varying, active_stack, require_whole_subgroup, scatter_active, stacked
 from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error
 from xesim.exec.ops.xegpu import LANE_LEVEL, _level_guard, _operand, _type_name
@@ -174,6 +174,17 @@ def _dpas(op: Any, cx: Any):
             one(fr)
             return
         n = ks.slots
+        if len(ks.mask) != n:  # the active instances (divergent control flow): one call for them
+            sel = np.array(ks.mask, np.int64)
+            b = active_stack(fr[s_b], sel, n)
+            if vnni:
+                from xesim.exec.vnni import unpack as unpack_vnni
+
+                b = unpack_vnni(b)
+            c = active_stack(fr[s_c], sel, n) if s_c is not None else None
+            d = run(active_stack(fr[s_a], sel, n), b, c)
+            fr[res] = scatter_active(d.reshape(len(sel), m, nn), sel, n)
+            return
         bv = fr[s_b]
         b, classes = _batched_b(bv, n, vnni)
         c = stacked(fr[s_c], n) if s_c is not None else None
