@@ -236,6 +236,66 @@ def per_instance_effect(op: Any) -> bool:
     return False
 
 
+def accesses_shared_local_memory(op: Any) -> bool:
+    """Whether the op reads or writes memory (traits ``reads_memory`` / ``writes_memory``) through an operand in
+    shared local memory: with several workgroups in one batch each instance must reach its own workgroup's copy
+    (:func:`run_per_bank`)."""
+    traits = op.opdef.traits if op.opdef is not None else frozenset()
+    if "reads_memory" not in traits and "writes_memory" not in traits:
+        return False
+    from xesim.exec.values import in_shared_local_memory
+
+    return any(in_shared_local_memory(v.type) for v in op.operands)
+
+
+def bank_selector(ks: Any, slots_per_bank: int) -> Callable[[], int]:
+    """The bank (workgroup of the batch) an access of banked shared local memory
+    (:class:`xesim.hw.memory.BankedSpace`) reaches: ``kstate.bank`` while an op runs for one workgroup's slots,
+    else the bank of ``kstate.slot`` while it runs for one slot.  An access for all slots at once has no bank: the
+    batch stops (:class:`Diverged`) and runs again one instance at a time, never reading another workgroup's
+    memory."""
+
+    def bank() -> int:
+        b = ks.bank
+        if b is not None:
+            return b
+        s = ks.slot
+        if s is not None:
+            return s // slots_per_bank
+        raise Diverged("shared local memory accessed for several workgroups at once")
+
+    return bank
+
+
+def run_per_bank(fr: list, ks: Any, step: Callable[[list], None], out_slots: list[int], slots_per_bank: int) -> None:
+    """Run an axis-aware ``step`` once per workgroup of the batch (bank of shared local memory) that has active
+    slots, with only that workgroup's slots active and ``kstate.bank`` naming it; the results are merged slot by
+    slot."""
+    mask, n = ks.mask, ks.slots
+    outs: list[list] = [[None] * n for _ in out_slots]
+    by_bank: dict[int, list[int]] = {}
+    for i in mask:
+        by_bank.setdefault(i // slots_per_bank, []).append(i)
+    try:
+        for b, sel in by_bank.items():
+            ks.mask, ks.bank = tuple(sel), b
+            step(fr)
+            for k, s in enumerate(out_slots):
+                v = fr[s]
+                if isinstance(v, Varying):
+                    lanes = v.lanes
+                    for i in sel:
+                        outs[k][i] = lanes[i]
+                else:
+                    for i in sel:
+                        outs[k][i] = v
+    finally:
+        ks.mask, ks.bank = mask, None
+    complete = len(mask) == n
+    for s, vals in zip(out_slots, outs):
+        fr[s] = stack_or_list(vals) if complete else Varying(vals)
+
+
 def elementwise_shape(op: Any) -> tuple[int, ...] | None:
     """The vector shape of an element-wise op (trait ``elementwise``) whose operands and results are vectors of that
     one shape — its implementation then works unchanged on ``[n, *shape]`` stacks — else None."""
@@ -376,7 +436,7 @@ def lift(op: Any, cx: Any, step: Callable[[list], None], always: bool | None = N
     in_slots = list(dict.fromkeys(cx.slots(op.operands)))
     out_slots = cx.slots(op.results)
     if always is None:
-        always = per_instance_effect(op)
+        always = per_instance_effect(op) or (cx.banks > 1 and accesses_shared_local_memory(op))
     regions = bool(op.regions)
     shape = elementwise_shape(op)
     width = cx.width

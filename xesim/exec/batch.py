@@ -17,7 +17,13 @@ result is bit-identical to the reference execution (``XESIM_ENGINE=both`` cross-
 instance of a workgroup reaches each ``gpu.barrier`` and fence together: everything before it has executed when
 anything after it does; subgroups that take different branches around barriers run as interleaved groups
 (:mod:`xesim.exec.lockstep`).
-Kernels using shared local memory run one workgroup per batch (:func:`uses_slm`), so SLM values stay uniform.
+**Shared local memory.**  Every workgroup of a batch allocates the same SLM buffers in the same order, so their
+addresses are the same and SLM values stay uniform; the bytes are stored once per workgroup (a bank,
+:class:`xesim.hw.memory.BankedSpace`).  An access reaches the bank of the instance it is for: ops that handle banks
+gather from every workgroup's copy at once (``load_matrix``/``store_matrix``), other axis-aware ops run once per
+workgroup, and ops lifted from one instance run per instance (:mod:`xesim.exec.axis`).  An access for all
+instances at once that no op resolved stops the batch (it runs again one instance at a time) instead of reading
+another workgroup's memory.  Lane-level kernels that use SLM run one workgroup per batch.
 
 **Qualifying kernels** (:func:`batchable`): no ``gpu.printf`` / ``vector.print`` (output order), no atomics, no
 allocations of global memory or private attributions (addresses would differ from one-at-a-time execution), no
@@ -40,13 +46,14 @@ from typing import Any
 
 import numpy as np
 
-from xesim.exec.axis import Diverged
+from xesim.exec.axis import Diverged, bank_selector
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import per_instance_reason
 from xesim.exec.kernel_writes import launch_allocations
 from xesim.exec.lockstep import Lockstep
 from xesim.exec.region import Compiler, run_region
 from xesim.exec.registry import AXIS
+from xesim.exec.values import in_shared_local_memory
 from xesim.hw.memory import MemoryFault
 
 #: bytes of vector values per batch, estimated as the sum of every vector result of the kernel per instance
@@ -87,8 +94,8 @@ def batchable(engine: Any, kernel: Any, level: str) -> str | None:
         effect = next((t for t in _UNBATCHED_EFFECTS if t in traits), None)
         if effect is not None:
             return f"contains {op.name} ({_UNBATCHED_EFFECTS[effect]})"
-        if ("allocates" in traits and not all(_in_slm(v.type) for v in op.results)) or \
-                ("frees" in traits and not all(_in_slm(v.type) for v in op.operands)):
+        if ("allocates" in traits and not all(in_shared_local_memory(v.type) for v in op.results)) or \
+                ("frees" in traits and not all(in_shared_local_memory(v.type) for v in op.operands)):
             return f"contains {op.name} of global memory (addresses would differ from one-at-a-time execution)"
         if op.regions and op.name not in AXIS:
             return f"contains {op.name} (a region op without a form on the instance axis)"
@@ -104,23 +111,12 @@ def _workgroup_attributions(kernel: Any) -> int:
     return attr.value if attr is not None else 0
 
 
-def _in_slm(t: Any) -> bool:
-    from xesim.exec.values import is_workgroup_space
-    from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
-
-    if isinstance(t, T.TensorDescType):
-        return t.memory_space == "slm"
-    if isinstance(t, T.MemDescType):
-        return True
-    return isinstance(t, T.MemRefType) and is_workgroup_space(getattr(t, "memory_space", None))
-
-
 def uses_slm(kernel: Any) -> bool:
     """Whether the kernel has workgroup attributions or any value in shared local memory: its batches are then one
     workgroup each (every instance of a batch sees the same SLM, so SLM values stay uniform)."""
     if _workgroup_attributions(kernel):
         return True
-    return any(_in_slm(v.type) for op in kernel.walk() for v in (*op.operands, *op.results))
+    return any(in_shared_local_memory(v.type) for op in kernel.walk() for v in (*op.operands, *op.results))
 
 
 # ----------------------------------------------------------------------------------------------- barriers
@@ -135,10 +131,11 @@ def forget_batch_values() -> None:
 
 
 class _BatchCode:
-    """A kernel compiled for ``width`` instance slots, ``group`` per subgroup (:mod:`xesim.exec.axis`)."""
+    """A kernel compiled for ``width`` instance slots, ``group`` per subgroup, reaching ``banks`` workgroups'
+    shared local memories (:mod:`xesim.exec.axis`)."""
 
-    def __init__(self, engine: Any, kernel: Any, width: int, group: int) -> None:
-        cx = Compiler(engine, kernel, width, group)
+    def __init__(self, engine: Any, kernel: Any, width: int, group: int, banks: int) -> None:
+        cx = Compiler(engine, kernel, width, group, banks)
         self.body = cx.compile_region(kernel.regions[0])
         self.nslots = cx.nslots
 
@@ -164,10 +161,11 @@ def _bytes_per_instance(kernel: Any) -> int:
 
 def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
            run_workgroups: Callable[[list], None],
-           open_workgroup: Callable[[tuple], list]) -> Callable[[list], None] | None:
+           open_workgroups: Callable[..., list]) -> Callable[[list], None] | None:
     """A runner executing the instances of many workgroups together, or None when the kernel does not qualify
     (:func:`batchable`).  ``instances`` are the launcher's (first work-item, subgroup id, lanes) per workgroup;
-    ``open_workgroup(wg)`` gives a workgroup its shared local memory and returns its workgroup attributions."""
+    ``open_workgroups(wgs, bank)`` gives workgroups their shared local memory (one banked space for several) and
+    returns their workgroup attributions."""
     if batchable(engine, kernel, level) is not None:
         return None
     per_wg = len(instances)
@@ -177,8 +175,10 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
         return None  # a partial subgroup: collectives need whole subgroups (the reference path reports it)
     per_instance_bytes = _bytes_per_instance(kernel) * (sg if lane else 1)
     slm = uses_slm(kernel)
-    wgs_per_batch = 1 if slm else max(1, min(engine.config.batch, BATCH_BYTES // per_instance_bytes) // per_wg)
-    cache: dict[int, _BatchCode] = engine.__dict__.setdefault("_batch_code", {}).setdefault(id(kernel), {})
+    # lane level: one workgroup per batch when it uses SLM (per-workgroup execution of its collectives would need
+    # masks of whole subgroups); elsewhere each workgroup of a batch has its bank of SLM
+    wgs_per_batch = 1 if slm and lane else max(1, min(engine.config.batch, BATCH_BYTES // per_instance_bytes) // per_wg)
+    cache: dict[tuple[int, int], _BatchCode] = engine.__dict__.setdefault("_batch_code", {}).setdefault(id(kernel), {})
     ks = engine.kstate
     first = np.array([inst[0] for inst in instances], np.int64)  # linear id of each instance's first work-item
     sgid = np.array([inst[1] for inst in instances], np.int64)
@@ -195,9 +195,10 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                 run_workgroups(wgs)
                 continue
             group = sg if lane else 1
-            code = cache.get(n)
+            banks = len(wgs) if slm else 1
+            code = cache.get((n, banks))
             if code is None:
-                code = cache[n] = _BatchCode(engine, kernel, n * group, group)
+                code = cache[(n, banks)] = _BatchCode(engine, kernel, n * group, group, banks)
             ks.group_ids = (np.repeat(np.array(wgs, np.int64), per_wg, axis=0), np.tile(sgid, len(wgs)),
                             np.tile(first, len(wgs)))
             ks.groups, ks.slots, ks.group = n, n * group, group
@@ -206,9 +207,10 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
             allocs = launch_allocations(engine, kernel, args)
             snapshot = [(a, pristine[id(a)] if start == 0 and id(a) in pristine else a.data.copy()) for a in allocs]
             ks.block_id, ks.subgroup_id, ks.thread_id = wgs[0], 0, (0, 0, 0)
-            attributions = open_workgroup(wgs[0]) if slm else []  # one workgroup per batch (uses_slm)
-            if not slm:
-                ks.slm = None
+            if slm:
+                attributions = open_workgroups(wgs, bank_selector(ks, per_wg * group))
+            else:
+                attributions, ks.slm = [], None
             sync = Lockstep(ks, len(wgs), per_wg, group,
                             lambda i, wgs=wgs: f"subgroup {int(sgid[i % per_wg])} of workgroup {wgs[i // per_wg]}")
             saved_sync = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)

@@ -22,6 +22,7 @@ barrier ops) is reported as a deadlock naming each instance's position.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,7 @@ import numpy as np
 from xesim.exec.faults import ExecFault
 from xesim.exec.levels import classify_kernel
 from xesim.exec.values import MemRefValue, identity_strides, storage_bytes
-from xesim.hw.memory import AddressSpace
+from xesim.hw.memory import AddressSpace, BankedSpace
 from xesim.ir import types as T
 
 SLM_BASE = 0x1000  # where SLM offsets start in the simulator's SLM address space (any non-zero value works)
@@ -100,17 +101,25 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     for obs in observers:
         obs.launch_begin(engine, kernel, name, level)
     try:
-        def open_workgroup(wg: tuple[int, int, int]) -> list:
-            """Make ``wg`` the executing workgroup with a fresh SLM; returns its workgroup attributions."""
-            ks.block_id = wg
-            ks.slm = AddressSpace("shared local memory", base=SLM_BASE, capacity=slm_bytes)
+        def open_workgroups(wgs: list[tuple[int, int, int]], bank: Callable[[], int] | None = None) -> list:
+            """Make ``wgs`` the executing workgroups, each with a fresh SLM; returns their workgroup attributions.
+            Several workgroups (a lockstep batch) share one layout of SLM stored once per workgroup, ``bank()``
+            naming the workgroup an access is for (:class:`xesim.hw.memory.BankedSpace`)."""
+            if len(wgs) == 1:
+                ks.slm = AddressSpace("shared local memory", base=SLM_BASE, capacity=slm_bytes)
+            else:
+                assert bank is not None
+                ks.slm = BankedSpace(len(wgs), bank, "shared local memory", base=SLM_BASE, capacity=slm_bytes)
             ks.slm_allocs = {}
-            for obs in observers:
-                obs.workgroup_begin(ks)
+            for wg in wgs:
+                ks.block_id = wg
+                for obs in observers:
+                    obs.workgroup_begin(ks)
+            ks.block_id = wgs[0]
             return [_slm_buffer(ks.slm, t) for t in wg_types]
 
         def run_workgroup(wg: tuple[int, int, int]) -> None:
-            wg_bufs = open_workgroup(wg)
+            wg_bufs = open_workgroups([wg])
 
             def run_instance(inst: tuple, wg_bufs: list = wg_bufs) -> None:
                 _activate(ks, inst, bx, by, observers)
@@ -132,7 +141,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
         workgroups = [(gx, gy, gz) for gz in range(grid[2]) for gy in range(grid[1]) for gx in range(grid[0])]
         from xesim.exec import batch, parallel
 
-        runner = batch.runner(engine, kernel, level, instances, args, run_workgroups, open_workgroup) or run_workgroups
+        runner = batch.runner(engine, kernel, level, instances, args, run_workgroups, open_workgroups) or run_workgroups
         parallel.run_workgroups(engine, kernel, workgroups, runner, list(args))
     except ExecFault as exc:
         if not exc.context:

@@ -19,9 +19,9 @@ from collections.abc import Callable
 from typing import Any
 
 from xesim.diagnostics import Diagnostic, DiagnosticError
-from xesim.exec.axis import lift
+from xesim.exec.axis import Diverged, accesses_shared_local_memory, lift, run_per_bank
 from xesim.exec.faults import ExecFault
-from xesim.exec.registry import AXIS, IMPLS
+from xesim.exec.registry import AXIS, BANKED, IMPLS
 from xesim.hw.memory import MemoryFault
 from xesim.ir.core import Block, Operation, Region, Value
 
@@ -77,7 +77,7 @@ def run_region(cr: CompiledRegion, fr: list, args: tuple | list = ()) -> tuple:
             raise ExecFault(str(exc), b.ops[i] if i < len(b.ops) else None) from exc
         except (ZeroDivisionError, OverflowError, FloatingPointError) as exc:
             raise ExecFault(str(exc), b.ops[i] if i < len(b.ops) else None) from exc
-        except DiagnosticError:
+        except (DiagnosticError, Diverged):
             raise
         except Exception as exc:  # a bug in xesim: still report it at the op that was executing
             raise ExecFault(f"internal error while executing this op ({type(exc).__name__}: {exc}); "
@@ -95,13 +95,15 @@ class Compiler:
 
     ``width`` is the number of instance slots the code runs for (:mod:`xesim.exec.axis`; 1 for host code and one
     subgroup at the SG, VC and WG levels) and ``group`` the slots per subgroup (the subgroup size at lane level,
-    else 1)."""
+    else 1).  ``banks`` is the number of workgroups whose shared local memories the slots reach (a lockstep batch of
+    several workgroups, :class:`xesim.hw.memory.BankedSpace`): ``width / banks`` consecutive slots each."""
 
-    def __init__(self, engine: Any, func_op: Operation, width: int = 1, group: int = 1) -> None:
+    def __init__(self, engine: Any, func_op: Operation, width: int = 1, group: int = 1, banks: int = 1) -> None:
         self.engine = engine
         self.func_op = func_op
         self.width = width
         self.group = group
+        self.banks = banks
         self._slots: dict[int, int] = {}
         self.nslots = 0
         self.block_index: dict[int, int] = {}
@@ -153,9 +155,25 @@ class Compiler:
         """The step (or terminator) of one op: its ``@impl``, lifted onto the instance axis when the code runs for
         several slots and the implementation is written for one instance (:func:`xesim.exec.axis.lift`)."""
         step = self.compile_one(op)
-        if self.width == 1 or step is None or is_term or op.name in AXIS:
+        if self.width == 1 or step is None or is_term:
             return step
-        return lift(op, self, step)
+        if op.name not in AXIS:
+            return lift(op, self, step)
+        if self.banks > 1 and op.name not in BANKED and accesses_shared_local_memory(op):
+            return self._per_bank(op, step)
+        return step
+
+    def _per_bank(self, op: Operation, step: Any) -> Any:
+        """An axis-aware step that does not tell the workgroups' shared local memories apart runs once per
+        workgroup (:func:`xesim.exec.axis.run_per_bank`)."""
+        ks = self.engine.kstate
+        out_slots = self.slots(op.results)
+        per_bank = self.width // self.banks
+
+        def banked(fr: list) -> None:
+            run_per_bank(fr, ks, step, out_slots, per_bank)
+
+        return banked
 
     def compile_one(self, op: Operation) -> Any:
         """The op's own implementation, as registered (no lifting)."""

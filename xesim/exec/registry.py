@@ -21,11 +21,15 @@ IMPLS: dict[str, Callable[[Any, Any], Any]] = {}
 AXIS: set[str] = set()
 #: ops whose implementation splits a batch's work over numba's threads (xesim/exec/parallel.py threaded_kernel)
 THREADED: set[str] = set()
+#: axis-aware ops that reach each instance's own copy of banked shared local memory themselves
+BANKED: set[str] = set()
 
 
-def impl(*names: str, axis: bool = False, threaded: bool = False):
+def impl(*names: str, axis: bool = False, threaded: bool = False, banked: bool = False):
     """Register ``fn`` as the implementation of ``names``; ``axis``: it handles the instance axis itself;
-    ``threaded``: its batched form runs its work in numba's parallel loops."""
+    ``threaded``: its batched form runs its work in numba's parallel loops; ``banked``: its axis form reaches each
+    instance's own copy of banked shared local memory (:class:`xesim.hw.memory.BankedSpace`) itself (an axis-aware
+    op that accesses shared local memory without it runs once per workgroup of a batch)."""
     def wrap(fn):
         for name in names:
             if name in IMPLS:
@@ -35,6 +39,8 @@ def impl(*names: str, axis: bool = False, threaded: bool = False):
                 AXIS.add(name)
             if threaded:
                 THREADED.add(name)
+            if banked:
+                BANKED.add(name)
         return fn
 
     return wrap

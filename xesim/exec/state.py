@@ -38,6 +38,8 @@ class KernelState:
         self.mask: tuple[int, ...] = ()  # the active slots
         self.full: tuple[int, ...] = ()  # the slots launched (a partial last subgroup has fewer lanes)
         self.slot: int | None = 0  # the slot an op executes for one at a time (None: all active), for messages
+        # the workgroup of a batch (bank of shared local memory) an op executes for (xesim/exec/axis.py run_per_bank)
+        self.bank: int | None = None
         self.group_ids: Any = None  # the groups' (block ids [G, 3], subgroup ids [G], first work-items [G])
         self.num_subgroups = 1
         self.subgroup_size = 16

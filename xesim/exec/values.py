@@ -190,6 +190,16 @@ def is_workgroup_space(space: Any) -> bool:
     return str(space) in ("3", "#gpu.address_space<workgroup>", "#xegpu.memory_space<slm>")
 
 
+def in_shared_local_memory(t: Any) -> bool:
+    """Whether values of type ``t`` refer to shared local memory: a memref in the workgroup address space, an SLM
+    tensor descriptor, or an SLM matrix (``!xegpu.mem_desc``)."""
+    if isinstance(t, T.TensorDescType):
+        return t.memory_space == "slm"
+    if isinstance(t, T.MemDescType):
+        return True
+    return isinstance(t, T.MemRefType) and is_workgroup_space(getattr(t, "memory_space", None))
+
+
 def identity_strides(sizes: tuple[int, ...] | list[int]) -> tuple[int, ...]:
     """Row-major strides; size-1 dims still get the product of the trailing sizes (spec §1.1)."""
     strides = []

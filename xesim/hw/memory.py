@@ -11,6 +11,7 @@ when fresh (real programs rely on zero-filled ``gpu.alloc``).  Any access resolv
 from __future__ import annotations
 
 import bisect
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -34,6 +35,9 @@ class Allocation:
     freed_by: str = ""
     extra: dict = field(default_factory=dict)
 
+    #: one copy of the bytes (a :class:`BankedAllocation` has one per bank)
+    banked = False
+
     @property
     def end(self) -> int:
         return self.base + self.size
@@ -43,6 +47,29 @@ class Allocation:
         if self.label:
             what += f" {self.label}"
         return f"{what} [0x{self.base:x}, 0x{self.end:x}) of {self.size} bytes"
+
+
+class BankedAllocation(Allocation):
+    """An allocation with one copy of its bytes per *bank*: ``rows [banks, size]``.  ``data`` is the row of the bank
+    ``bank()`` names at the moment of the access (the executor's current instance); a bank-aware consumer indexes
+    ``rows`` itself.  Addresses, bounds and lifetime are shared by every bank."""
+
+    banked = True
+
+    def __init__(self, base: int, size: int, rows: np.ndarray, kind: str, label: str,
+                 bank: Callable[[], int]) -> None:
+        self.rows = rows
+        self.bank = bank
+        super().__init__(base, size, rows, kind, label)
+
+    @property  # type: ignore[override]
+    def data(self) -> np.ndarray:
+        return self.rows[self.bank()]
+
+    @data.setter
+    def data(self, value: np.ndarray) -> None:
+        if value is not self.rows:  # only the dataclass constructor assigns it
+            raise TypeError("a banked allocation's bytes are its rows")
 
 
 class AddressSpace:
@@ -68,12 +95,14 @@ class AddressSpace:
                 f"{self.name} allocation of {size} bytes exceeds the {self.capacity}-byte capacity "
                 f"({used} bytes already in use)"
             )
-        data = np.zeros(max(size, 0), dtype=np.uint8)
-        alloc = Allocation(base, size, data, kind, label)
+        alloc = self._new_allocation(base, size, kind, label)
         self._bases.append(base)
         self._allocs.append(alloc)
         self._next = base + max(size, 1) + (GUARD_BYTES if self.capacity is None else 0)
         return alloc
+
+    def _new_allocation(self, base: int, size: int, kind: str, label: str) -> Allocation:
+        return Allocation(base, size, np.zeros(max(size, 0), dtype=np.uint8), kind, label)
 
     def free(self, addr: int, by: str = "") -> Allocation:
         alloc = self._find(addr)
@@ -135,3 +164,19 @@ class AddressSpace:
 
     def live_allocations(self) -> list[Allocation]:
         return [a for a in self._allocs if a.alive]
+
+
+class BankedSpace(AddressSpace):
+    """An address space laid out once and stored ``banks`` times (:class:`BankedAllocation`): the shared local
+    memories of several workgroups that run together, whose allocations are made by the same code in the same order
+    and so sit at the same addresses (spec/programs-and-runner.md §3.2: SLM is per workgroup)."""
+
+    def __init__(self, banks: int, bank: Callable[[], int], name: str = "global", base: int = GLOBAL_BASE,
+                 alignment: int = 64, capacity: int | None = None) -> None:
+        super().__init__(name, base, alignment, capacity)
+        self.banks = banks
+        self.bank = bank
+
+    def _new_allocation(self, base: int, size: int, kind: str, label: str) -> Allocation:
+        rows = np.zeros((self.banks, max(size, 0)), dtype=np.uint8)
+        return BankedAllocation(base, size, rows, kind, label, self.bank)

@@ -698,17 +698,17 @@ def _fp_atomic(op: Any, cx: Any):
 def _fp_matrix(op: Any, cx: Any):
     """load_matrix / store_matrix: the block's elements through the mem_layout (not the byte range the
     implementation reads and writes back)."""
-    from xesim.exec.ops.xegpu import _matrix_access, _operand
+    from xesim.exec.ops.xegpu import matrix_access, _operand
 
     load = op.name == "xegpu.load_matrix"
     md_v = _operand(op, "mem_desc")
     vt = op.results[0].type if load else _operand(op, "data").type
-    addresses, _, isz = _matrix_access(op, cx, md_v, vt)
+    acc = matrix_access(op, cx, md_v, vt)
     kind = READ if load else WRITE
 
     def fp(fr: list) -> list:
-        d, lin = addresses(fr)
-        return [(d.space, d.base + np.asarray(lin, I64).reshape(-1) * isz, isz, kind)]
+        d, lin = acc.one(fr)
+        return [(d.space, d.base + np.asarray(lin, I64).reshape(-1) * acc.isz, acc.isz, kind)]
 
     return fp
 

@@ -204,8 +204,8 @@ def fault(exc: MemoryFault) -> ExecFault:
 
 def typed_view(m: MemRefValue) -> tuple[np.ndarray, int]:
     """``(view, e0)``: a typed numpy view of ``m``'s allocation and the index in it of ``m``'s element 0
-    (aligned pointer + offset).  Cached on the descriptor; raises the address space's use-after-free /
-    unknown-address fault when the allocation is not live."""
+    (aligned pointer + offset).  Cached on the descriptor (on the allocation, per bank, for a banked one); raises
+    the address space's use-after-free / unknown-address fault when the allocation is not live."""
     c = m.__dict__.get("_xs_tv")
     if c is not None:
         if c[2].alive:
@@ -220,14 +220,15 @@ def typed_view(m: MemRefValue) -> tuple[np.ndarray, int]:
             raise fault(exc) from None
         raise ExecFault(f"access through a memref that has no allocation (address 0x{m.aligned:x})")
     shift = (m.aligned - a.base) % isz
-    key = (dt.str, shift)
+    key = (dt.str, shift, a.bank()) if a.banked else (dt.str, shift)  # a view of the current bank's copy
     view = a.extra.get(key)
     if view is None:
         n = (a.size - shift) // isz
         view = a.data[shift : shift + n * isz].view(dt) if n > 0 else np.zeros(0, dt)
         a.extra[key] = view
     e0 = (m.aligned - a.base - shift) // isz + m.offset
-    m.__dict__["_xs_tv"] = (view, e0, a)
+    if not a.banked:
+        m.__dict__["_xs_tv"] = (view, e0, a)
     return view, e0
 
 

@@ -32,12 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from xesim.exec.axis import Varying
+from xesim.exec.axis import Varying, active_stack, run_per_slot, scatter_active, stack_or_list
 from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text, mixed_list
 from xesim.exec.registry import impl
 from xesim.exec.tdesc import MemDesc, NamedBarrier, blocked_strides, linear_offsets
 from xesim.exec.values import MemRefValue, dtype_of
+from xesim.hw.memory import MemoryFault
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 
@@ -292,7 +293,7 @@ def _mem_desc_subview(op: Any, cx: Any):
     return step
 
 
-def _matrix_access(op: Any, cx: Any, md_v: Any, vt: Any):
+def matrix_access(op: Any, cx: Any, md_v: Any, vt: Any) -> MatrixAccess:
     md: T.MemDescType = md_v.type
     if not isinstance(vt, T.VectorType) or vt.rank != 2:
         raise compile_error(op, LANE_LEVEL)
@@ -303,62 +304,172 @@ def _matrix_access(op: Any, cx: Any, md_v: Any, vt: Any):
         if xl.is_layout_attr(lay) and xl.read_layout(lay).is_for_workgroup:
             raise compile_error(op, WG_LEVEL)
     dt, isz = _elem_info(op, md.element_type)
-    s = cx.slot(md_v)
     get_off, _ = mixed_list(cx, op, ("offsets",), ("const_offsets",))
-    rows, cols = vt.shape
-    rr = np.arange(rows, dtype=np.int64)[:, None]
-    cc = np.arange(cols, dtype=np.int64)[None, :]
-    view_rank = md.rank
+    return MatrixAccess(cx.slot(md_v), get_off, tuple(vt.shape), md.rank, dt, isz, cx.width // cx.banks)
 
-    def addresses(fr: list) -> tuple[MemDesc, np.ndarray]:
-        d: MemDesc = fr[s]
-        offs = list(get_off(fr))
+
+class MatrixAccess:
+    """Where a ``load_matrix``/``store_matrix`` block lives: element offsets in the matrix's buffer through the
+    ``mem_layout`` (:func:`~xesim.exec.tdesc.linear_offsets`), for one instance (:meth:`one`) or for the active
+    instances of a batch at once (:meth:`many`), each in its own workgroup's copy of banked SLM."""
+
+    def __init__(self, s_md: int, get_off: Any, shape: tuple[int, int], view_rank: int, dt: np.dtype, isz: int,
+                 slots_per_bank: int) -> None:
+        self.s_md, self.get_off, self.view_rank = s_md, get_off, view_rank
+        self.rows, self.cols = shape
+        self.rr = np.arange(self.rows, dtype=np.int64)[:, None]
+        self.cc = np.arange(self.cols, dtype=np.int64)[None, :]
+        self.dt, self.isz, self.slots_per_bank = dt, isz, slots_per_bank
+
+    def one(self, fr: list) -> tuple[MemDesc, np.ndarray]:
+        """One instance's descriptor and block element offsets ``[R, C]`` (located faults when out of bounds)."""
+        d: MemDesc = fr[self.s_md]
+        offs = list(self.get_off(fr))
         root_rank = len(d.root_shape)
         full = list(d.coords)
         for i, o in enumerate(offs):
-            full[root_rank - view_rank + i] += o
+            full[root_rank - self.view_rank + i] += o
         y0, x0 = full[-2], full[-1]
+        rows, cols = self.rows, self.cols
         if y0 < 0 or x0 < 0 or y0 + rows > d.root_shape[-2] or x0 + cols > d.root_shape[-1]:
             raise ExecFault(f"the {rows}x{cols} block at [{y0}, {x0}] is outside the "
                             f"{d.root_shape[-2]}x{d.root_shape[-1]} matrix")
-        lin = linear_offsets(d.strides, d.block, rr + y0, cc + x0, tuple(full[:-2]))
-        if lin.min() < 0 or (lin.max() + 1) * isz > d.limit_bytes:
+        lin = linear_offsets(d.strides, d.block, self.rr + y0, self.cc + x0, tuple(full[:-2]))
+        if lin.min() < 0 or (lin.max() + 1) * self.isz > d.limit_bytes:
             raise ExecFault(f"the block at [{y0}, {x0}] reaches outside the {d.limit_bytes}-byte buffer {d.origin}")
         return d, lin
 
-    return addresses, dt, isz
+    def many(self, fr: list, sel: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """For the instances ``sel`` of ``n`` slots: ``(elements, bank, lin)`` — the typed ``[banks, E]`` copies of
+        the buffer span they reach, each instance's bank ``[k]`` and element offsets in the span ``[k, R, C]``;
+        None when an instance's block is out of bounds or the descriptors differ in more than their position (the
+        instances then run one at a time, which reports the fault)."""
+        d = fr[self.s_md]
+        k = len(sel)
+        if isinstance(d, Varying):
+            lanes = d.lanes
+            d0 = lanes[int(sel[0])]
+            if not isinstance(d0, MemDesc):
+                return None
+            for i in sel:
+                di = lanes[int(i)]
+                if not (isinstance(di, MemDesc) and di.space is d0.space and di.base == d0.base
+                        and di.root_shape == d0.root_shape and di.strides == d0.strides and di.block == d0.block
+                        and di.limit_bytes == d0.limit_bytes):
+                    return None
+            coords = np.array([lanes[int(i)].coords for i in sel], np.int64)
+        else:
+            d0 = d
+            coords = np.tile(np.array(d.coords, np.int64), (k, 1))
+        root_rank = len(d0.root_shape)
+        for i, o in enumerate(self.get_off(fr)):
+            col = root_rank - self.view_rank + i
+            coords[:, col] += active_stack(o, sel, n).astype(np.int64) if isinstance(o, Varying) else int(o)
+        y0, x0 = coords[:, -2, None, None], coords[:, -1, None, None]
+        if (y0 < 0).any() or (x0 < 0).any() or (y0 + self.rows > d0.root_shape[-2]).any() or \
+                (x0 + self.cols > d0.root_shape[-1]).any():
+            return None
+        lead = tuple(coords[:, j, None, None] for j in range(root_rank - 2))
+        lin = linear_offsets(d0.strides, d0.block, self.rr + y0, self.cc + x0, lead)
+        lo, hi = int(lin.min()), int(lin.max()) + 1
+        if lo < 0 or hi * self.isz > d0.limit_bytes:
+            return None
+        isz = self.isz
+        try:
+            alloc, off = d0.space.resolve(d0.base + lo * isz, (hi - lo) * isz)
+        except MemoryFault:
+            return None
+        if alloc.banked:
+            copies, bank = alloc.rows, sel // self.slots_per_bank
+        else:
+            copies, bank = alloc.data[None, :], np.zeros(k, np.int64)
+        elems = copies[:, off:off + (hi - lo) * isz].view(self.dt)
+        return elems, bank, lin - lo
 
 
-@impl("xegpu.load_matrix")
+def _active(ks: Any) -> np.ndarray:
+    return np.arange(ks.slots) if len(ks.mask) == ks.slots else np.array(ks.mask, np.int64)
+
+
+@impl("xegpu.load_matrix", axis=True, banked=True)
 def _load_matrix(op: Any, cx: Any):
-    """Load a 2-D block of an SLM matrix (element-wise through the mem_layout)."""
+    """Load a 2-D block of an SLM matrix (element-wise through the mem_layout); a batch's instances gather theirs
+    at once, each from its workgroup's SLM."""
+    ks = cx.engine.kstate
     md_v = _operand(op, "mem_desc")
-    vt = op.results[0].type
-    addresses, dt, isz = _matrix_access(op, cx, md_v, vt)
+    acc = matrix_access(op, cx, md_v, op.results[0].type)
     res = cx.slot(op.results[0])
+    isz, dt = acc.isz, acc.dt
 
-    def step(fr: list) -> None:
-        d, lin = addresses(fr)
+    def one(fr: list) -> None:
+        d, lin = acc.one(fr)
         lo, hi = int(lin.min()), int(lin.max()) + 1
         raw = d.space.read(d.base + lo * isz, (hi - lo) * isz).view(dt)
         fr[res] = raw[lin - lo].copy()
 
+    if cx.width == 1:
+        return one
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+
+    def step(fr: list) -> None:
+        n = ks.slots
+        sel = _active(ks)
+        got = acc.many(fr, sel, n)
+        if got is None:
+            vals = run_per_slot(fr, ks, one, in_slots, [res])[0]
+            fr[res] = stack_or_list(vals) if len(sel) == n else Varying(vals)
+            return
+        elems, bank, lin = got
+        out = elems[bank[:, None, None], lin]
+        fr[res] = Varying.from_stack(out) if len(sel) == n else scatter_active(out, sel, n)
+
     return step
 
 
-@impl("xegpu.store_matrix")
+@impl("xegpu.store_matrix", axis=True, banked=True)
 def _store_matrix(op: Any, cx: Any):
-    """Store a 2-D block into an SLM matrix (element-wise through the mem_layout)."""
+    """Store a 2-D block into an SLM matrix (element-wise through the mem_layout); a batch's instances scatter
+    theirs at once, each into its workgroup's SLM — in instance order where their blocks overlap."""
+    ks = cx.engine.kstate
     md_v = _operand(op, "mem_desc")
     val = _operand(op, "data")
-    addresses, dt, isz = _matrix_access(op, cx, md_v, val.type)
+    acc = matrix_access(op, cx, md_v, val.type)
     s_val = cx.slot(val)
+    isz, dt = acc.isz, acc.dt
 
-    def step(fr: list) -> None:
-        d, lin = addresses(fr)
+    def one(fr: list) -> None:
+        d, lin = acc.one(fr)
         lo, hi = int(lin.min()), int(lin.max()) + 1
         raw = d.space.read(d.base + lo * isz, (hi - lo) * isz).view(dt).copy()
         raw[lin - lo] = np.asarray(fr[s_val], dt)
         d.space.write(d.base + lo * isz, raw)
 
+    if cx.width == 1:
+        return one
+    in_slots = list(dict.fromkeys(cx.slots(op.operands)))
+
+    def step(fr: list) -> None:
+        n = ks.slots
+        sel = _active(ks)
+        got = acc.many(fr, sel, n)
+        if got is None:
+            run_per_slot(fr, ks, one, in_slots, [])
+            return
+        elems, bank, lin = got
+        vals = np.asarray(active_stack(fr[s_val], sel, n), dt).reshape(lin.shape)
+        span = elems.shape[1]
+        banks = np.broadcast_to(bank[:, None, None], lin.shape).reshape(-1)
+        if _distinct(banks * span + lin.reshape(-1), elems.shape[0] * span):
+            elems[banks, lin.reshape(-1)] = vals.reshape(-1)
+        else:  # overlapping blocks: the later instance's elements win, as in instance order
+            for j in range(len(sel)):
+                elems[bank[j], lin[j].reshape(-1)] = vals[j].reshape(-1)
+
     return step
+
+
+def _distinct(keys: np.ndarray, size: int) -> bool:
+    """Whether the indices ``keys`` into ``size`` elements are all different."""
+    seen = np.zeros(size, np.bool_)
+    seen[keys] = True
+    return int(np.count_nonzero(seen)) == keys.size
