@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from xesim.exec.axis import Varying, merge, uniform_value
 from xesim.exec.faults import ExecFault
 from xesim.exec.region import run_region
@@ -34,6 +36,10 @@ from xesim.hw.memory import MemoryFault
 
 
 def _active_where(v: Any, mask: tuple[int, ...], want: bool) -> tuple[int, ...]:
+    """The slots of ``mask`` where the condition ``v`` is ``want``."""
+    arr = v.arr
+    if arr is not None and arr.ndim == 1 and len(mask) == arr.shape[0]:  # every slot active
+        return tuple(np.flatnonzero(arr.astype(bool) == want).tolist())
     return tuple(i for i in mask if bool(v.lanes[i]) == want)
 
 
@@ -168,7 +174,8 @@ def _if(op: Any, cx: Any):
             elif not on:
                 cond = False
             else:
-                off = tuple(i for i in mask if i not in on)
+                taken = set(on)
+                off = tuple(i for i in mask if i not in taken)
                 if sync and ks.lockstep is not None:  # subgroups of a lockstep batch that meet at barriers
                     tvals, evals = ks.lockstep.fork([(on, lambda: run_region(then, fr)),
                                                      (off, lambda: run_region(other, fr) if other is not None
