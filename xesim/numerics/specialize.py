@@ -72,6 +72,8 @@ def _module_level_def(fn: Callable) -> ast.FunctionDef | None:
         return None
     if path is None or fn.__qualname__ != fn.__name__:
         return None
+    if path not in _MODULE_DEFS and sum(f.__globals__ is fn.__globals__ for f in _INLINABLE.values()) < 10:
+        return None  # a module with a few inlinable functions: inspect.getsource is cheaper than parsing it
     defs = _MODULE_DEFS.get(path)
     if defs is None:
         try:
@@ -293,20 +295,50 @@ def _prune(stmts: list[ast.stmt]) -> list[ast.stmt]:
     return out
 
 
-def _statement_order(fd: ast.FunctionDef) -> dict[int, int]:
-    """Pre-order position of every statement of ``fd`` (nested blocks included)."""
-    order: dict[int, int] = {}
+def _store_names(target: ast.AST, out: list[str]) -> None:
+    for t in ast.walk(target):
+        if isinstance(t, ast.Name):
+            out.append(t.id)
 
-    def visit(stmts: list[ast.stmt]) -> None:
-        for st in stmts:
-            order[id(st)] = len(order)
-            for f in ("body", "orelse", "finalbody"):
-                sub = getattr(st, f, None)
-                if isinstance(sub, list):
-                    visit(sub)
 
-    visit(fd.body)
-    return order
+def _scan(stmts: list[ast.stmt], order: list[int], stores: dict[str, list[int]], moves: list) -> bool:
+    """Number the statements in pre-order and record where each name is bound and every ``t = s`` /
+    ``t = constant``; False when there is a nested scope (the pass then leaves the function alone)."""
+    for st in stmts:
+        pos = order[0]
+        order[0] += 1
+        names: list[str] = []
+        if isinstance(st, ast.Assign):
+            for t in st.targets:
+                _store_names(t, names)
+            if len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) \
+                    and isinstance(st.value, (ast.Name, ast.Constant)):
+                moves.append((st, pos))
+        elif isinstance(st, (ast.AugAssign, ast.AnnAssign, ast.For)):
+            _store_names(st.target, names)
+        elif isinstance(st, (ast.FunctionDef, ast.ClassDef, ast.With, ast.Try, ast.Global, ast.Nonlocal)):
+            return False
+        for n in names:
+            stores.setdefault(n, []).append(10**9 if isinstance(st, ast.For) else pos)
+        for f in ("body", "orelse", "finalbody"):
+            sub = getattr(st, f, None)
+            if isinstance(sub, list) and not _scan(sub, order, stores, moves):
+                return False
+    return True
+
+
+def _drop_statements(stmts: list[ast.stmt], ids: set[int], top: bool = True) -> list[ast.stmt]:
+    out = []
+    for st in stmts:
+        if id(st) in ids:
+            continue
+        for f in ("body", "orelse", "finalbody"):
+            sub = getattr(st, f, None)
+            if isinstance(sub, list):
+                kept = _drop_statements(sub, ids, False)
+                setattr(st, f, kept or ([ast.Pass()] if f == "body" else []))
+        out.append(st)
+    return out
 
 
 def _copy_propagate(fd: ast.FunctionDef, globals_: dict) -> None:
@@ -315,32 +347,21 @@ def _copy_propagate(fd: ast.FunctionDef, globals_: dict) -> None:
     replacing ``t`` by ``s`` everywhere: ``t`` is only read after its one binding (the generated code is in SSA
     form: MLIR values and the inliner's temporaries), where ``s`` holds the same value; then fold again."""
     for _ in range(8):
-        order = _statement_order(fd)
         stores: dict[str, list[int]] = {a.arg: [-1] for a in fd.args.args}
-        for node in ast.walk(fd):
-            if isinstance(node, (ast.FunctionDef, ast.Lambda)) and node is not fd:
-                return  # nested scopes: leave alone
-            if isinstance(node, ast.stmt) and id(node) in order:
-                for t in ast.walk(node) if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) else ():
-                    if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
-                        stores.setdefault(t.id, []).append(order[id(node)])
-        for node in ast.walk(fd):  # loop targets and the like
-            if isinstance(node, (ast.For, ast.With)) or isinstance(node, ast.comprehension):
-                for t in ast.walk(node.target if hasattr(node, "target") else node):
-                    if isinstance(t, ast.Name) and isinstance(t.ctx, ast.Store):
-                        stores.setdefault(t.id, []).append(10**9)
+        moves: list = []
+        if not _scan(fd.body, [0], stores, moves):
+            return
         subst: dict[str, ast.expr] = {}
-        moves: set[int] = set()
-        for node in ast.walk(fd):
-            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
-                    and id(node) in order and len(stores.get(node.targets[0].id, ())) == 1):
+        ids: set[int] = set()
+        for st, pos in moves:
+            t = st.targets[0].id
+            v = st.value
+            if len(stores.get(t, ())) != 1 or t in subst:
                 continue
-            v = node.value
-            if isinstance(v, ast.Constant) or (
-                    isinstance(v, ast.Name) and v.id in stores and max(stores[v.id]) < order[id(node)]
-                    and v.id not in subst):
-                subst[node.targets[0].id] = v
-                moves.add(id(node))
+            if isinstance(v, ast.Name) and not (v.id in stores and max(stores[v.id]) < pos and v.id not in subst):
+                continue
+            subst[t] = v
+            ids.add(id(st))
         if not subst:
             return
         for t in list(subst):  # follow chains t -> s -> ... to their end
@@ -350,34 +371,10 @@ def _copy_propagate(fd: ast.FunctionDef, globals_: dict) -> None:
                 seen.add(v.id)
                 v = subst[v.id]
             subst[t] = v
-        _drop_all(fd, moves)
+        fd.body = _drop_statements(fd.body, ids) or [ast.Pass()]
         _Rename(subst).visit(fd)
-        fd.body = _simplify(fd.body, globals_) or [ast.Pass()]
-
-
-def _drop_all(root: ast.AST, ids: set[int]) -> None:
-    for node in ast.walk(root):
-        for f in ("body", "orelse", "finalbody"):
-            lst = getattr(node, f, None)
-            if isinstance(lst, list) and any(id(x) in ids for x in lst):
-                lst[:] = [x for x in lst if id(x) not in ids] or ([ast.Pass()] if f == "body" else [])
-
-
-def _drop_all(root: ast.AST, ids: set[int]) -> None:
-    for node in ast.walk(root):
-        for f in ("body", "orelse", "finalbody"):
-            lst = getattr(node, f, None)
-            if isinstance(lst, list) and any(id(x) in ids for x in lst):
-                lst[:] = [x for x in lst if id(x) not in ids] or ([ast.Pass()] if f == "body" else [])
-
-
-def _drop(root: ast.AST, stmt: ast.stmt) -> None:
-    for node in ast.walk(root):
-        for f in ("body", "orelse", "finalbody"):
-            lst = getattr(node, f, None)
-            if isinstance(lst, list) and any(x is stmt for x in lst):
-                lst[:] = [x for x in lst if x is not stmt] or ([ast.Pass()] if f == "body" else [])
-                return
+        if any(isinstance(v, ast.Constant) for v in subst.values()):
+            fd.body = _simplify(fd.body, globals_) or [ast.Pass()]
 
 
 def _simplify(stmts: list[ast.stmt], globals_: dict) -> list[ast.stmt]:
