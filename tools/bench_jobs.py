@@ -118,9 +118,9 @@ def copy_child(path: str) -> None:
     import io
 
     from xesim.api import load, make_engine
-    from xesim.exec import crosscheck
+    from xesim.exec.engine import Engine
 
-    launch = crosscheck.launch
+    launch = Engine.launch
     count = [0]
 
     def serving_launch(engine, *a: object, **kw: object) -> None:  # noqa: ANN001
@@ -136,7 +136,7 @@ def copy_child(path: str) -> None:
         sys.stdout.flush()
         os._exit(0)  # the rest of the program is not needed
 
-    crosscheck.launch = serving_launch
+    Engine.launch = serving_launch  # type: ignore[method-assign]
     make_engine(load(path).module, out=io.StringIO()).run("main")
 
 
@@ -155,9 +155,10 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
         os.register_at_fork(after_in_child=lambda: os.sched_setaffinity(0, {last}))
 
     from xesim.api import load, make_engine
-    from xesim.exec import crosscheck, parallel
+    from xesim.exec import parallel
+    from xesim.exec.engine import Engine
 
-    launch = crosscheck.launch
+    launch = Engine.launch
     count = [0]
     times: dict[int, list[float]] = {j: [] for j in jobs}
     machine: dict[int, list[float]] = {j: [] for j in jobs[1:]}
@@ -185,7 +186,7 @@ def child(path: str, jobs: list[int], pairs: int, busy_core: bool = False) -> No
         finally:
             engine.config = saved
 
-    crosscheck.launch = alternating_launch
+    Engine.launch = alternating_launch  # type: ignore[method-assign]
     prog = load(path)
     make_engine(prog.module, out=io.StringIO()).run("main")
     workers.close()

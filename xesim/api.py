@@ -91,8 +91,9 @@ def make_engine(module: Module, out: TextIO | None = None, err: TextIO | None = 
 
 
 def standard_observers(config: RunConfig) -> list:
-    """The observers a run configuration asks for: the race detector (``check_races``) and the register-file model
-    (``grf`` track or checked; ``stats``), in that order (xesim/observe)."""
+    """The observers a run configuration asks for: the race detector (``check_races``), the register-file model
+    (``grf`` track or checked; ``stats``) and the engine cross-check (``engine`` both, last: it wraps the others'
+    launches), in that order (xesim/observe)."""
     out: list = []
     if config.check_races:
         from xesim.observe.races import RaceObserver
@@ -102,6 +103,10 @@ def standard_observers(config: RunConfig) -> list:
         from xesim.observe.registers import RegisterFileObserver
 
         out.append(RegisterFileObserver(checked=config.grf == "checked"))
+    if config.engine == "both":
+        from xesim.observe.crosscheck import EngineCrossCheck
+
+        out.append(EngineCrossCheck())
     return out
 
 

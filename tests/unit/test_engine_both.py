@@ -1,4 +1,4 @@
-"""``XESIM_ENGINE=both`` for kernels (issue 7 §4, xesim/exec/crosscheck.py): every launch runs with the fast paths
+"""``XESIM_ENGINE=both`` for kernels (issue 7 §4, xesim/observe/crosscheck.py): every launch runs with the fast paths
 and with ``engine.config.kernel_reference``; a deliberately broken fast path is caught and located (argument, element,
 both values), output and fault differences are reported, the fast run's state is kept (allocations made by a
 launch are rolled back between the runs, so later addresses equal the fast engine's), and every kernel program

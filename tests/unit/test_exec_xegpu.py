@@ -16,7 +16,6 @@ import pytest
 
 from xesim.api import make_engine
 from xesim.diagnostics import DiagnosticError
-from xesim.exec import crosscheck
 from xesim.exec.levels import classify_kernel
 from xesim.exec.values import MemRefValue, dtype_of, identity_strides
 from xesim.ir import types as T
@@ -80,7 +79,7 @@ def launch(src: str, kernel: str, grid: tuple, block: tuple, *inputs, **kw) -> R
     from xesim.exec.faults import ExecFault
 
     try:
-        crosscheck.launch(engine, func, kernel, grid, block, args, func)  # both runs under XESIM_ENGINE=both
+        engine.launch(func, kernel, grid, block, args, func)  # both runs under XESIM_ENGINE=both
     except ExecFault as exc:
         raise DiagnosticError(exc.to_diagnostic()) from exc
     return Run((), [m.logical_array() for m in mems], engine, err.getvalue())

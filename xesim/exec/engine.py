@@ -86,11 +86,17 @@ class Engine:
         return code
 
     def launch(self, kernel: Operation, name: str, grid: tuple, block: tuple, args: list, launch_op: Any) -> None:
-        """Run ``kernel`` over ``grid`` x ``block`` with ``args`` (:func:`xesim.exec.launcher.launch_kernel`); under
-        ``XESIM_ENGINE=both`` twice, cross-checked (:mod:`xesim.exec.crosscheck`)."""
-        from xesim.exec import crosscheck
+        """Run ``kernel`` over ``grid`` x ``block`` with ``args`` (:func:`xesim.exec.launcher.launch_kernel`), as the
+        observers wrap launches (:meth:`xesim.exec.hooks.Observer.wrap_launch`: the engine cross-check runs it
+        twice)."""
+        from xesim.exec.launcher import launch_kernel
 
-        crosscheck.launch(self, kernel, name, grid, block, args, launch_op)
+        def run(kernel: Operation, name: str, grid: tuple, block: tuple, args: list, launch_op: Any) -> None:
+            launch_kernel(self, kernel, name, grid, block, args, launch_op)
+
+        for obs in self.observers:
+            run = obs.wrap_launch(self, run)
+        run(kernel, name, grid, block, args, launch_op)
 
     def compile_loop(self, op: Operation, cx: Any, interpret: Any) -> Any:
         """The step of host ``scf.for`` ``op``: the compiled loop nest rooted at it when possible

@@ -6,7 +6,8 @@ The executor calls its observers at fixed points and imports none of them:
   may wrap that step (in subscription order).  This is where an observer sees an op execute, with the frame of
   values it reads and writes: the register-file model places values in registers, the race detector records
   footprints, a tracer records what ran;
-* **launches** — :meth:`Observer.launch_begin` / :meth:`Observer.launch_end` around each kernel launch,
+* **launches** — :meth:`Observer.wrap_launch` may wrap a whole launch (the engine cross-check of ``XESIM_ENGINE=both``
+  runs it twice and compares); :meth:`Observer.launch_begin` / :meth:`Observer.launch_end` around each kernel launch,
   :meth:`Observer.workgroup_begin` when a workgroup starts, :meth:`Observer.instance_begin` whenever a subgroup
   instance starts or resumes (after another one ran);
 * **synchronisation** — :meth:`Observer.barrier` when every subgroup of the workgroup has passed a
@@ -15,7 +16,7 @@ The executor calls its observers at fixed points and imports none of them:
 An observer that follows subgroups one at a time sets :attr:`Observer.per_instance`: launches then run their
 subgroups as coroutines (not in lockstep) in one process, so the instance events above describe each subgroup.
 ``Engine.subscribe`` adds an observer; :func:`xesim.api.make_engine` subscribes the ones the run configuration
-asks for (``--check-races``, the register-file model), and anyone may write their own.
+asks for (``--check-races``, the register-file model, ``XESIM_ENGINE=both``), and anyone may write their own.
 """
 
 from __future__ import annotations
@@ -36,6 +37,11 @@ class Observer:
         instead of ``step``, which may be None for ops without a run-time effect.  ``cx`` is the compiler (frame
         slots of values: ``cx.slot(v)``; the function being compiled: ``cx.func_op``)."""
         return step
+
+    def wrap_launch(self, engine: Any, launch: Any) -> Any:
+        """The launch function to use instead of ``launch(kernel, name, grid, block, args, launch_op)`` (each observer
+        wraps the previous one's, in subscription order)."""
+        return launch
 
     def launch_begin(self, engine: Any, kernel: Any, name: str, level: str) -> None:
         """A launch of ``kernel`` (``name``, program ``level``) starts; ``engine.kstate`` describes it."""

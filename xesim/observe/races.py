@@ -698,7 +698,7 @@ def _fp_atomic(op: Any, cx: Any):
 def _fp_matrix(op: Any, cx: Any):
     """load_matrix / store_matrix: the block's elements through the mem_layout (not the byte range the
     implementation reads and writes back)."""
-    from xesim.exec.ops.xegpu import matrix_access, _operand
+    from xesim.exec.ops.xegpu import _operand, matrix_access
 
     load = op.name == "xegpu.load_matrix"
     md_v = _operand(op, "mem_desc")

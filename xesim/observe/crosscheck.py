@@ -6,7 +6,8 @@ forms of :func:`xesim.exec.axis.lift`, the gathers of :mod:`xesim.exec.ops.memre
 :mod:`xesim.exec.batch`) consult ``engine.config.kernel_reference``: when it is true they take the reference path (the
 block model message by message, one slot at a time, one instance at a time).  DPAS has a
 single implementation (the numba model of :mod:`xesim.numerics.dpas`), so it is the same in both runs.
-``XESIM_ENGINE=reference`` sets it for the whole run; under ``both`` :func:`launch` does, for each launch:
+``XESIM_ENGINE=reference`` sets it for the whole run; under ``both`` the :class:`EngineCrossCheck` observer wraps every
+launch (the launch hook of :mod:`xesim.exec.hooks`) and does, for each launch:
 
 1. checkpoint the global address space: the bytes and liveness of every live allocation, the allocation list
    (so allocations made by the launch can be rolled back), the cache of ``memref.global`` allocations, the state
@@ -36,39 +37,50 @@ compared.
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from xesim.diagnostics import DiagnosticError
 from xesim.exec.faults import ExecFault
+from xesim.exec.hooks import Observer
 from xesim.exec.values import MemRefValue
 
-__all__ = ["launch"]
+__all__ = ["EngineCrossCheck", "cross_checked_launch"]
 
 
-def launch(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple, args: list, launch_op: Any) -> None:
-    """Launch ``kernel`` (arguments as :func:`xesim.exec.launcher.launch_kernel`); under ``XESIM_ENGINE=both``
-    cross-checked against the reference paths (module docstring)."""
-    from xesim.exec.launcher import launch_kernel
+class EngineCrossCheck(Observer):
+    """``XESIM_ENGINE=both`` for kernels: every launch twice, on the fast and the reference paths, compared (module
+    docstring).  Subscribed last, so it wraps the other observers' launches."""
 
-    if engine.config.engine != "both":
-        launch_kernel(engine, kernel, name, grid, block, args, launch_op)
-        return
+    name = "the engine cross-check (XESIM_ENGINE=both)"
+
+    def wrap_launch(self, engine: Any, launch: Callable[..., None]) -> Callable[..., None]:
+        def checked(kernel: Any, name: str, grid: tuple, block: tuple, args: list, launch_op: Any) -> None:
+            cross_checked_launch(engine, launch, kernel, name, grid, block, args, launch_op)
+
+        return checked
+
+
+def cross_checked_launch(engine: Any, launch: Callable[..., None], kernel: Any, name: str, grid: tuple, block: tuple,
+                         args: list, launch_op: Any) -> None:
+    """Run ``launch(kernel, name, grid, block, args, launch_op)`` with the fast paths and with the reference paths
+    from the same starting state; a difference is a located error at ``launch_op`` (module docstring)."""
     space = engine.memory
     ckpt = _Checkpoint(engine)
     out, config = engine.out, engine.config
     before = [obs.save() for obs in engine.observers]
     try:
         engine.config = config.with_options(kernel_reference=False)
-        fast_out, fast_exc = _run(engine, launch_kernel, (engine, kernel, name, grid, block, args, launch_op))
+        fast_out, fast_exc = _run(engine, launch, (kernel, name, grid, block, args, launch_op))
         fast = _EndState(engine, ckpt)
         after_fast = [obs.save() for obs in engine.observers]
         ckpt.rollback()
         for obs, state in zip(engine.observers, before):  # what observers gather in the second run is dropped
             obs.restore(state)
         engine.config = config.with_options(kernel_reference=True, jobs=1)
-        ref_out, ref_exc = _run(engine, launch_kernel, (engine, kernel, name, grid, block, args, launch_op))
+        ref_out, ref_exc = _run(engine, launch, (kernel, name, grid, block, args, launch_op))
         ref_globals = dict(engine.__dict__.get("memref_globals", {}))
         for obs, state in zip(engine.observers, after_fast):
             obs.restore(state)
