@@ -91,7 +91,8 @@ def _enc_int(td: T.TensorDescType, name: str, default: int) -> int:
 @functools.lru_cache(maxsize=4096)
 def decode_block_access(op: Any) -> BlockAccess:
     """The :class:`BlockAccess` of a ``load_nd``, ``store_nd`` or ``prefetch_nd`` (ops are compared by identity: one
-    decoding per op for every user)."""
+    decoding per op for every user: the verifier's rules, the executor's block load, the register-file layout, the
+    race detector's footprint)."""
     kind = op.name.split("_")[0].split(".")[-1]  # load | store | prefetch
     td: T.TensorDescType = next(v.type for v in op.operands if isinstance(v.type, T.TensorDescType))
     if op.name == "xegpu.load_nd":

@@ -565,18 +565,19 @@ def _fp_block(op: Any, cx: Any):
     """load_nd / store_nd: the in-surface elements of the block (2-D: ``rows x (array_length * cols)`` for
     loads, ``rows x cols`` for stores at [y, x]; 1-D: ``array_length * width`` elements at x); out-of-surface
     elements are not accessed (spec/pvc-hardware.md §1.4)."""
+    from xesim.decode.xegpu import decode_block_access
     from xesim.exec.ops.xegpu import _operand
     from xesim.exec.ops.xegpu_block import offsets_getter as _offsets_getter
 
-    load = op.name == "xegpu.load_nd"
+    acc = decode_block_access(op)  # the decoding the verifier checked and the executor runs
+    load = acc.kind == "load"
     td_v = _operand(op, "TensorDesc")
-    td = td_v.type
     s_td = cx.slot(td_v)
-    get_off = _offsets_getter(cx, op, td.rank)
-    a = td.array_length if load else 1
+    get_off = _offsets_getter(cx, op, acc.rank)
+    a = acc.array_length if load else 1
     kind = READ if load else WRITE
-    if td.rank == 1:
-        n = td.shape[0] * a
+    if acc.rank == 1:
+        n = acc.cols * a
 
         def fp1(fr: list) -> list:
             d = fr[s_td]
@@ -587,7 +588,7 @@ def _fp_block(op: Any, cx: Any):
             return [(d.space, [d.base + lo * d.elem_bytes], (hi - lo) * d.elem_bytes, kind)]
 
         return fp1
-    rows, cols = td.shape
+    rows, cols = acc.rows, acc.cols
     width = a * cols
 
     def fp2(fr: list) -> list:
