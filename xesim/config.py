@@ -1,4 +1,4 @@
-"""One frozen run configuration (ARCHITECTURE.md "One configuration").
+"""One frozen run configuration (ARCHITECTURE.md "Layers").
 
 Every option of a run — from command-line flags (:mod:`xesim.cli`), Python keyword arguments (:mod:`xesim.api`)
 or their environment-variable aliases, which only those two modules read — ends up in one :class:`RunConfig`.

@@ -48,3 +48,19 @@ def test_a_second_registration_is_reported(monkeypatch) -> None:
     status, out = _run(tool, [])
     assert status == 1
     assert "NOT ONE IMPLEMENTATION: xegpu.load_nd: an @impl; other registrations: xesim/exec/lanes.py:1 lane_impl" in out
+
+
+def test_architecture_quotes_the_current_summary_and_its_sections_exist() -> None:
+    """ARCHITECTURE.md stays true: it quotes the tool's summary line as it is today, and every reference of the
+    code to one of its sections (the file name, then the section title in double quotes) names a section it has."""
+    import re
+
+    _, out = _run(_tool(), ["--quiet"])
+    doc = (ROOT / "ARCHITECTURE.md").read_text()
+    quoted = " ".join(line.lstrip("> ").strip() for line in doc.splitlines() if line.lstrip().startswith(">"))
+    assert out.strip().splitlines()[0] in quoted
+    sections = {m.group(1) for m in re.finditer(r"^## (.+)$", doc, re.M)}
+    cited = set()
+    for path in [*ROOT.glob("xesim/**/*.py"), *ROOT.glob("tools/*.py"), *ROOT.glob("tests/**/*.py")]:
+        cited |= {(m.group(1), path.name) for m in re.finditer(r'ARCHITECTURE\.md "([^"]+)"', path.read_text())}
+    assert [c for c in cited if c[0] not in sections] == []

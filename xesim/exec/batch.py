@@ -1,5 +1,5 @@
-"""Lockstep batches: the subgroups of many workgroups on one instance axis (ARCHITECTURE.md "Instance axis",
-"Scheduling").
+"""Lockstep batches: the subgroups of many workgroups on one instance axis (ARCHITECTURE.md "The instance axis",
+"Lockstep and scheduling").
 
 A kernel launch normally runs its instances — the subgroups of every workgroup (at lane level each with its 16 lane
 slots; at WG level whole workgroups) — one after another (:mod:`xesim.exec.launcher`).  When the kernel qualifies,
@@ -13,9 +13,9 @@ instruction streams — a schedule the hardware may produce (subgroups run concu
 program every interleaving gives the same memory and output as running the instances one after another, so the
 result is bit-identical to the reference execution (``XESIM_ENGINE=both`` cross-checks it).
 
-**Barriers cost nothing.**  A batch holds whole workgroups and never lets its subgroups diverge (below), so every
-instance of a workgroup reaches each ``gpu.barrier`` and fence together: everything before it has executed when
-anything after it does; subgroups that take different branches around barriers run as interleaved groups
+**Barriers cost nothing.**  A batch holds whole workgroups; subgroups that follow the same control flow reach each
+``gpu.barrier`` and fence together, so everything before it has executed when anything after it does; subgroups
+that take different branches around barriers run as groups that interleave at the barriers
 (:mod:`xesim.exec.lockstep`).
 **Shared local memory.**  Every workgroup of a batch allocates the same SLM buffers in the same order, so their
 addresses are the same and SLM values stay uniform; the bytes are stored once per workgroup (a bank,
@@ -25,13 +25,14 @@ workgroup, and ops lifted from one instance run per instance (:mod:`xesim.exec.a
 instances at once that no op resolved stops the batch (it runs again one instance at a time) instead of reading
 another workgroup's memory.  Lane-level kernels that use SLM run one workgroup per batch.
 
-**Qualifying kernels** (:func:`batchable`): no ``gpu.printf`` / ``vector.print`` (output order), no atomics, no
-allocations of global memory or private attributions (addresses would differ from one-at-a-time execution), no
-calls, only ``scf.for`` / ``scf.if`` regions with one block; at lane level no scattered accesses; and no
-reference engine, random schedule or observer that follows single subgroups.
+**Qualifying kernels** (:func:`batchable`): no op whose trait is ``prints`` (output order), ``atomic`` or ``calls``,
+no allocations of global memory or private attributions (addresses would differ from one-at-a-time execution),
+only region ops with a form on the instance axis, single-block regions; and no reference engine, random schedule
+or observer that follows single subgroups.
 
-**Divergence and faults.**  Subgroups whose loop bounds or ``scf.if`` conditions differ (lanes take masks; whole
-subgroups do not, :class:`~xesim.exec.axis.Diverged`), a named-barrier wait that cannot complete in lockstep, and
+**Divergence and faults.**  Subgroups whose ``scf.if`` conditions or loop bounds differ run under masks
+(:mod:`xesim.exec.ops.scf`); groups that cannot meet at a barrier (:class:`~xesim.exec.axis.Diverged`), a
+named-barrier wait that cannot complete in lockstep, and
 every runtime fault abandon the batch: memory the kernel can reach is restored from a snapshot taken before the
 batch, and the batch's workgroups run again one instance after another — as coroutines when they synchronise
 (:mod:`xesim.exec.scheduler`) — so a program that diverges or faults behaves (output, memory, the fault reported)

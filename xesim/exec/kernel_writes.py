@@ -1,4 +1,4 @@
-"""Which memory a kernel launch may write (ARCHITECTURE.md "Parallel workgroups as built").
+"""Which memory a kernel launch may write (docs/performance.md "Parallel workgroups").
 
 A static walk over the kernel's uses of its memref arguments (:func:`written_arguments`) proves some arguments
 read-only; :func:`writable_allocations` turns a launch's argument values into the global allocations the launch

@@ -1,4 +1,4 @@
-"""Subgroups in lockstep, and the groups they split into around barriers (ARCHITECTURE.md "Scheduling").
+"""Subgroups in lockstep, and the groups they split into around barriers (ARCHITECTURE.md "Lockstep and scheduling").
 
 A lockstep batch (:mod:`xesim.exec.batch`) runs whole workgroups' subgroups as the slots of one instance axis.  While
 every instance runs the same code — nearly always — a ``gpu.barrier`` is a point they all reach together: everything

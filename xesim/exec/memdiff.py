@@ -1,5 +1,5 @@
 """Changed bytes of an allocation between two images, and merging them into a third (``--jobs`` workers:
-xesim/exec/parallel.py, module docstring steps 3-4; ARCHITECTURE.md "Parallel workgroups as built").
+xesim/exec/parallel.py, module docstring steps 3-4; docs/performance.md "Parallel workgroups").
 
 A worker process compares its image of an allocation after its workgroups ran (``now``) with the image it
 started from (``before``) and sends back, per :data:`BLOCK`-byte block containing a change, the block's bytes and

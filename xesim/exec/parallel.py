@@ -1,5 +1,5 @@
 """Workgroups of one kernel launch spread over processes (``--jobs N``, ``XESIM_JOBS``, ``Engine.jobs``; issue 7
-§3; ARCHITECTURE.md "Scheduling" and "Parallel workgroups as built").
+§3; ARCHITECTURE.md "Lockstep and scheduling", docs/performance.md "Parallel workgroups").
 
 :func:`run_workgroups` is called by the launcher with the launch's workgroups in grid order (x fastest, spec
 §3.2) and ``runner(subset)``, which runs a list of workgroups in this process.  The result -- memory, printed
@@ -72,7 +72,7 @@ notes its current piece in shared memory), never a hang.
 
 Every spread launch leaves its :class:`Timeline` (which process ran which piece, when, with how much CPU time and
 how many page faults) in :data:`LAST_TIMELINE`; ``XESIM_JOBS_DEBUG=1`` prints it and tools/bench_jobs.py sums it
-up (ARCHITECTURE.md "Measuring").
+up (docs/performance.md "Measuring").
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 numba's ``prange`` gives every thread an equal, fixed share of the iterations, whatever the threading layer
 (``omp``, ``workqueue``) and whatever ``numba.set_parallel_chunksize`` says: measured here with a CPU-bound loop of
 256 equal items on 2 threads, with a busy process pinned to one core, static shares and chunk sizes 1, 4 and 16
-all took 0.115-0.139 s against 0.073 s without it (ARCHITECTURE.md "Parallel workgroups as built").  On a
+all took 0.115-0.139 s against 0.073 s without it (docs/performance.md "Parallel workgroups").  On a
 shared machine one core is often much slower than the other for seconds at a time (a virtual CPU whose host
 core is busy: ``python tools/machine_scaling.py --per-core`` shows it), and an equal share then waits for the
 slow core.  A kernel written as ::

@@ -1,4 +1,4 @@
-"""Data-race detection between the subgroups of a workgroup (``--check-races``, ARCHITECTURE.md "Scheduling").
+"""Data-race detection between the subgroups of a workgroup (``--check-races``, ARCHITECTURE.md "Lockstep and scheduling").
 
 **What is a race.**  Two accesses to the same byte of SLM or global memory by *different subgroups* of one
 workgroup, at least one of them a write, that no synchronisation orders (spec/pvc-hardware.md §4): neither
