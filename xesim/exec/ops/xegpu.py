@@ -339,6 +339,15 @@ class MatrixAccess:
             raise ExecFault(f"the block at [{y0}, {x0}] reaches outside the {d.limit_bytes}-byte buffer {d.origin}")
         return d, lin
 
+    def elements_one(self, fr: list) -> tuple[np.ndarray, np.ndarray]:
+        """One instance's ``(elements, index)``: a typed view of the buffer span its block reaches (in the current
+        bank of banked SLM) and the block's element offsets ``[R, C]`` in it."""
+        d, lin = self.one(fr)
+        lo, hi = int(lin.min()), int(lin.max()) + 1
+        isz = self.isz
+        alloc, off = d.space.resolve(d.base + lo * isz, (hi - lo) * isz)
+        return alloc.data[off:off + (hi - lo) * isz].view(self.dt), lin - lo
+
     def many(self, fr: list, sel: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
         """For the instances ``sel`` of ``n`` slots: ``(elements, bank, lin)`` — the typed ``[banks, E]`` copies of
         the buffer span they reach, each instance's bank ``[k]`` and element offsets in the span ``[k, R, C]``;
@@ -399,13 +408,10 @@ def _load_matrix(op: Any, cx: Any):
     md_v = _operand(op, "mem_desc")
     acc = matrix_access(op, cx, md_v, op.results[0].type)
     res = cx.slot(op.results[0])
-    isz, dt = acc.isz, acc.dt
 
     def one(fr: list) -> None:
-        d, lin = acc.one(fr)
-        lo, hi = int(lin.min()), int(lin.max()) + 1
-        raw = d.space.read(d.base + lo * isz, (hi - lo) * isz).view(dt)
-        fr[res] = raw[lin - lo].copy()
+        elems, idx = acc.elements_one(fr)
+        fr[res] = elems[idx]
 
     if cx.width == 1:
         return one
@@ -435,14 +441,11 @@ def _store_matrix(op: Any, cx: Any):
     val = _operand(op, "data")
     acc = matrix_access(op, cx, md_v, val.type)
     s_val = cx.slot(val)
-    isz, dt = acc.isz, acc.dt
+    dt = acc.dt
 
     def one(fr: list) -> None:
-        d, lin = acc.one(fr)
-        lo, hi = int(lin.min()), int(lin.max()) + 1
-        raw = d.space.read(d.base + lo * isz, (hi - lo) * isz).view(dt).copy()
-        raw[lin - lo] = np.asarray(fr[s_val], dt)
-        d.space.write(d.base + lo * isz, raw)
+        elems, idx = acc.elements_one(fr)
+        elems[idx] = np.asarray(fr[s_val], dt)
 
     if cx.width == 1:
         return one
