@@ -169,3 +169,23 @@ def test_a_barrier_some_subgroups_never_reach_is_a_deadlock(tmp_path: Path) -> N
     first = err.splitlines()[0]
     assert "'gpu.barrier' op deadlock: a barrier can never complete because some instances finished" in first, err
     assert "subgroup 1: finished" in first or "subgroup 0: finished" in first, err
+
+
+def test_named_barrier_phases_of_many_signals_at_once() -> None:
+    """NamedBarriers.arrive_many (a lockstep batch's subgroups signalling together) counts signals one after
+    another (spec/pvc-hardware.md §4.1): with 3 participants, 5 signals complete phase 0 and count 2 in phase 1;
+    a thread signalling again before its wait, or waiting without a signal, is an error."""
+    from xesim.exec.faults import ExecFault
+    from xesim.exec.scheduler import NamedBarriers
+
+    bars = NamedBarriers(lambda i: f"subgroup {i}")
+    bars.arrive_many([0, 1, 2, 3, 4], 7, 3)
+    nb, last = bars.take_many([0, 1, 2], 7)
+    assert (nb.phase, nb.arrived, last) == (1, [3, 4], 0)  # phase 0 complete: these waits return
+    with pytest.raises(ExecFault, match="subgroup 3 signals again before waiting for phase 1"):
+        bars.arrive_many([5, 3], 7, 3)
+    assert bars.take(4, 7) == (nb, 1) and nb.phase == 1  # phase 1 has 2 of 3: its waits block
+    bars.arrive(6, 7, 3)
+    assert nb.phase == 2
+    with pytest.raises(ExecFault, match="subgroup 0 waits without having signalled"):
+        bars.take_many([0], 7)

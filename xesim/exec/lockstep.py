@@ -96,14 +96,19 @@ class Lockstep:
     def yield_point(self, op: Any) -> None:
         return None
 
-    def arrive(self, i: int, bid: int, participants: int) -> None:
-        """Instance ``i`` signals named barrier ``bid``."""
-        self.tables[i // self.per_wg].arrive(i, bid, participants)
+    def arrive(self, ids: list[int], bid: int, participants: int) -> None:
+        """Instances ``ids`` (in order) signal named barrier ``bid``."""
+        for table, group in self._by_workgroup(ids):
+            table.arrive_many(group, bid, participants)
 
     def wait(self, pairs: list[tuple[int, int]], op: Any) -> None:
         """Instances ``i`` wait for the phase of named barrier ``bid`` they signalled in (``pairs`` of (i, bid)):
         at once when every phase has completed, else this task waits until they have."""
-        got = [self.tables[i // self.per_wg].take(i, bid) for i, bid in pairs]
+        by_bid: dict[int, list[int]] = {}
+        for i, bid in pairs:
+            by_bid.setdefault(bid, []).append(i)
+        got = [table.take_many(group, bid) for bid, ids in by_bid.items()
+               for table, group in self._by_workgroup(ids)]
         if all(nb.phase > phase for nb, phase in got):
             return
         task = self.current
@@ -112,9 +117,21 @@ class Lockstep:
         task.state, task.until = "wait", (lambda: all(nb.phase > phase for nb, phase in got))
         self._block(task)
 
+    def _by_workgroup(self, ids: list[int]) -> list[tuple[Any, list[int]]]:
+        """``ids`` (ascending) split by workgroup: (that workgroup's barrier table, its instances)."""
+        out: list[tuple[Any, list[int]]] = []
+        start = 0
+        while start < len(ids):
+            w = ids[start] // self.per_wg
+            end = start
+            while end < len(ids) and ids[end] // self.per_wg == w:
+                end += 1
+            out.append((self.tables[w], ids[start:end]))
+            start = end
+        return out
+
     def arrive_all(self, bid: int, participants: int, op: Any) -> None:
-        for i in self.instances(self.ks.mask):
-            self.arrive(i, bid, participants)
+        self.arrive(list(self.instances(self.ks.mask)), bid, participants)
 
     def wait_all(self, bid: int, op: Any) -> None:
         self.wait([(i, bid) for i in self.instances(self.ks.mask)], op)

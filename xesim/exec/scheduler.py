@@ -52,32 +52,54 @@ class NamedBarriers:
 
     def arrive(self, i: int, bid: int, participants: int) -> int:
         """Thread ``i`` signals barrier ``bid``; returns the phase it signalled in."""
+        self.arrive_many([i], bid, participants)
+        return self.pending[(i, bid)]
+
+    def arrive_many(self, ids: list[int], bid: int, participants: int) -> None:
+        """Threads ``ids`` signal barrier ``bid``, one after another (a phase completes after its
+        ``participants``-th signal and the next ones count in the next phase)."""
         nb = self.bars.get(bid)
         if nb is None:
             nb = self.bars[bid] = NamedBarrierState(participants)
         elif nb.participants != participants:
-            raise ExecFault(f"named barrier {bid}: {self.who(i)} signals with {participants} participants, "
+            raise ExecFault(f"named barrier {bid}: {self.who(ids[0])} signals with {participants} participants, "
                             f"others with {nb.participants}")
-        if (i, bid) in self.pending:
-            raise ExecFault(f"named barrier {bid}: {self.who(i)} signals again before waiting for phase "
-                            f"{self.pending[(i, bid)]}")
-        phase = self.pending[(i, bid)] = nb.phase
-        nb.arrived.append(i)
-        if len(nb.arrived) > nb.participants:
-            raise ExecFault(f"named barrier {bid}: more than {nb.participants} threads signalled in phase {nb.phase}")
-        if len(nb.arrived) == nb.participants:
-            nb.phase += 1
-            nb.arrived = []
-        return phase
+        pending = self.pending
+        keys = [(i, bid) for i in ids]
+        if not pending.keys().isdisjoint(keys) or len(set(ids)) != len(ids):
+            again = next(k for n, k in enumerate(keys) if k in pending or k in keys[:n])
+            phase = pending.get(again, nb.phase)
+            raise ExecFault(f"named barrier {bid}: {self.who(again[0])} signals again before waiting for phase "
+                            f"{phase}")
+        pos = 0
+        while pos < len(keys):
+            room = nb.participants - len(nb.arrived)
+            chunk = keys[pos:pos + room]
+            pending.update(dict.fromkeys(chunk, nb.phase))
+            nb.arrived.extend(k[0] for k in chunk)
+            if len(nb.arrived) == nb.participants:
+                nb.phase += 1
+                nb.arrived = []
+            pos += len(chunk)
 
     def take(self, i: int, bid: int) -> tuple[NamedBarrierState, int]:
         """Thread ``i`` starts waiting on barrier ``bid``: the barrier and the phase it waits for (the one it
         signalled in; a wait without a signal is an error)."""
-        phase = self.pending.pop((i, bid), None)
-        if phase is None:
-            raise ExecFault(f"named barrier {bid}: {self.who(i)} waits without having signalled "
-                            "(xegpu.nbarrier_arrive) in this phase")
-        return self.bars[bid], phase
+        return self.take_many([i], bid)
+
+    def take_many(self, ids: list[int], bid: int) -> tuple[NamedBarrierState, int]:
+        """Threads ``ids`` start waiting on barrier ``bid``: the barrier and the last phase one of them waits for
+        (each waits for the phase it signalled in; a wait without a signal is an error)."""
+        pending = self.pending
+        last = -1
+        for i in ids:
+            phase = pending.pop((i, bid), None)
+            if phase is None:
+                raise ExecFault(f"named barrier {bid}: {self.who(i)} waits without having signalled "
+                                "(xegpu.nbarrier_arrive) in this phase")
+            if phase > last:
+                last = phase
+        return self.bars[bid], last
 
     def state(self) -> str:
         """``; named barrier B: phase P, A of N arrived`` for every barrier (deadlock reports)."""

@@ -227,7 +227,7 @@ def _named_barrier_op(method: str):
             each = [(i, _barrier_of(nb, ks, i)) for i in sync.instances(ks.mask)]
             if method == "arrive":
                 for i, b in each:
-                    sync.arrive(i, b.barrier_id, b.participants)
+                    sync.arrive([i], b.barrier_id, b.participants)
             else:
                 sync.wait([(i, b.barrier_id) for i, b in each], op)
 
