@@ -308,9 +308,9 @@ def test_tensor_desc_type_rules(reg, text: str, message: str | None) -> None:
 
 def test_tensor_desc_properties(reg) -> None:
     t = tdesc(reg, "!xegpu.tensor_desc<32x16xf16, #xegpu.block_tdesc_attr<array_length = 2 : i64>>")
-    assert R.array_length(t) == 2 and not R.is_scattered(t) and R.tdesc_memory_space(t) == 0
+    assert R.array_length(t) == 2 and not t.is_scattered and R.tdesc_memory_space(t) == 0
     s = tdesc(reg, "!xegpu.tensor_desc<16x8xf32, #xegpu.scatter_tdesc_attr<memory_space = slm, chunk_size = 8 : i64>>")
-    assert R.is_scattered(s) and R.chunk_size(s) == 8 and R.tdesc_memory_space(s) == 3
+    assert s.is_scattered and s.chunk_size == 8 and R.tdesc_memory_space(s) == 3
 
 
 # ================================================================================== stored forms

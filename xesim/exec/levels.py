@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from xesim.decode.xegpu import decode_block_access, decode_dpas, decode_scatter_access
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 
 
@@ -66,29 +67,15 @@ def workgroup_layout_in(op: Any) -> bool:
 
 
 def _simt_form(op: Any) -> bool:
-    """The op is written on per-lane fragments (SIMT level, spec §3.2 "SIMT / lane level")."""
+    """The op is written on per-lane fragments (SIMT level, spec §3.2 "SIMT / lane level"), as its decoding says
+    (:mod:`xesim.decode.xegpu`)."""
     name = op.name
     if name in ("xegpu.load_nd", "xegpu.store_nd"):
-        td = op.operand_group("TensorDesc")[0].type
-        vt = op.results[0].type if name == "xegpu.load_nd" else op.operand_group("value")[0].type
-        return (isinstance(td, T.TensorDescType) and isinstance(vt, T.VectorType) and vt.rank == 1
-                and vt.num_elements < td.num_elements * td.array_length)
+        return decode_block_access(op).simt
     if name == "xegpu.dpas":
-        return all(isinstance(v.type, T.VectorType) and v.type.rank == 1 for v in (*op.operands, *op.results))
+        return decode_dpas(op).simt
     if name in ("xegpu.load", "xegpu.store", "xegpu.prefetch", "xegpu.atomic_rmw"):
-        for g in ("mask", "offsets"):
-            try:
-                vals = op.operand_group(g)
-            except KeyError:
-                continue
-            if vals and not isinstance(vals[0].type, T.VectorType):
-                return True
-        td = next((v.type for v in op.operands if isinstance(v.type, T.TensorDescType)), None)
-        vt = next((v.type for v in (*op.results, *op.operands) if isinstance(v.type, T.VectorType)
-                   and v.type.element_type != T.I1 and not isinstance(v.type.element_type, T.IndexType)), None)
-        if td is not None and vt is not None and td.chunk_size > 1:
-            return vt.rank == 1 and vt.num_elements == td.chunk_size and td.num_elements > td.chunk_size
-        return False
+        return decode_scatter_access(op).simt
     if name in ("xegpu.load_matrix", "xegpu.store_matrix"):
         vt = op.results[0].type if name == "xegpu.load_matrix" else op.operand_group("data")[0].type
         return not (isinstance(vt, T.VectorType) and vt.rank == 2)

@@ -260,8 +260,15 @@ class TensorDescType(Type):
 
     @property
     def is_scattered(self) -> bool:
+        """A scattered descriptor: ``#xegpu.scatter_tdesc_attr`` (or the older ``scattered_tdesc_attr``, or an
+        encoding with ``scattered = true``)."""
         enc = self.encoding
-        return enc is not None and getattr(enc, "name", "") in ("scatter_tdesc_attr", "scattered_tdesc_attr")
+        if enc is None:
+            return False
+        if getattr(enc, "name", "") in ("scatter_tdesc_attr", "scattered_tdesc_attr"):
+            return True
+        flag = self._enc_param("scattered", None)
+        return bool(getattr(flag, "value", False))
 
     @property
     def memory_space(self) -> str:
@@ -283,8 +290,10 @@ class TensorDescType(Type):
 
     @property
     def chunk_size(self) -> int:
+        """Elements per lane of a scattered descriptor (1 when absent or malformed: the verifier reports it)."""
         v = self._enc_param("chunk_size", None)
-        return 1 if v is None else int(v.value)  # type: ignore[union-attr]
+        value = getattr(v, "value", None)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,10 +57,10 @@ from typing import Any
 
 import numpy as np
 
+from xesim.decode.xegpu import decode_block_access, decode_scatter_access
 from xesim.diagnostics import Diagnostic
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
-from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 
 I64 = np.int64
@@ -565,7 +565,6 @@ def _fp_block(op: Any, cx: Any):
     """load_nd / store_nd: the in-surface elements of the block (2-D: ``rows x (array_length * cols)`` for
     loads, ``rows x cols`` for stores at [y, x]; 1-D: ``array_length * width`` elements at x); out-of-surface
     elements are not accessed (spec/pvc-hardware.md §1.4)."""
-    from xesim.decode.xegpu import decode_block_access
     from xesim.exec.ops.xegpu import _operand
     from xesim.exec.ops.xegpu_block import offsets_getter as _offsets_getter
 
@@ -647,7 +646,7 @@ def _fp_scatter_lane(op: Any, cx: Any, load: bool, vt: Any):
     st = src.type
     et = st.element_type if isinstance(st, T.MemRefType) else T.element_type_of(vt)
     _, isz = _elem_info(op, et)
-    chunk = A.attr_int(op.attributes.get("chunk_size"), 1) or 1
+    chunk = decode_scatter_access(op).chunk
     get_src = _scatter_source(op, cx, src, False)
     s_off = cx.slot(_operand(op, "offsets"))
     mask_v = _operand(op, "mask")
@@ -673,9 +672,8 @@ def _fp_atomic(op: Any, cx: Any):
     from xesim.hw.scatter import lane_addresses
 
     td_v = _operand(op, "tensorDesc")
-    td = td_v.type
-    chunk = td.chunk_size
-    lane_shape = tuple(td.shape[:-1]) if chunk > 1 else tuple(td.shape)
+    access = decode_scatter_access(op)
+    chunk, lane_shape = access.chunk, access.lane_shape
     lanes = int(np.prod(lane_shape))
     get_mask = _mask_getter(cx, op, lane_shape)
     s_td = cx.slot(td_v)

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from math import prod
 from typing import Any
 
-from xesim.decode.xegpu import decode_block_access
+from xesim.decode.xegpu import decode_block_access, decode_dpas
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
@@ -86,23 +86,6 @@ def _operand(op: Operation, name: str) -> Any:
 def _enc(t: T.TensorDescType) -> A.DialectAttr | None:
     enc = t.encoding
     return enc if isinstance(enc, A.DialectAttr) else None
-
-
-def is_scattered(t: T.TensorDescType) -> bool:
-    """Scattered descriptor: ``#xegpu.scatter_tdesc_attr`` (or the older names / ``scattered = true``)."""
-    enc = _enc(t)
-    if enc is None:
-        return False
-    if enc.name in ("scatter_tdesc_attr", "scattered_tdesc_attr"):
-        return True
-    flag = enc.get_param("scattered")
-    return isinstance(flag, A.IntegerAttr) and bool(flag.value)
-
-
-def chunk_size(t: T.TensorDescType) -> int:
-    enc = _enc(t)
-    v = enc.get_param("chunk_size") if enc is not None else None
-    return v.value if isinstance(v, A.IntegerAttr) else 1
 
 
 def array_length(t: T.TensorDescType) -> int:
@@ -196,7 +179,7 @@ def _check_tensor_desc_type(t: T.TensorDescType) -> None:
     enc = t.encoding
     if enc is not None and not isinstance(enc, A.DialectAttr):
         raise _RuleError(f"unexpected tensor_desc encoding {enc}", on_op=False)
-    scattered = is_scattered(t)
+    scattered = t.is_scattered
     if enc is not None:
         allowed = ({"memory_space", "memory_scope", "chunk_size", "scattered"} if scattered
                    else {"memory_space", "memory_scope", "array_length", "boundary_check", "scattered"})
@@ -213,7 +196,7 @@ def _check_tensor_desc_type(t: T.TensorDescType) -> None:
         raise _RuleError("SLM is only supported for 1D block tensor", on_op=False)
     bits = T.bit_width(t.element_type)
     factor = PACKED_BITS_GATHER_SCATTER // bits if bits < PACKED_BITS_GATHER_SCATTER else 1
-    chunk = chunk_size(t) if scattered else 1
+    chunk = t.chunk_size if scattered else 1
     if scattered:
         if rank == 1 and chunk != 1:
             raise _RuleError("expected non-contiguous elements for 1D tensor", on_op=False)
@@ -286,7 +269,7 @@ def _check_offsets_rank(op: Operation, rank: int) -> None:
 
 
 def _check_block_tdesc(t: T.TensorDescType) -> None:
-    if is_scattered(t):
+    if t.is_scattered:
         raise _RuleError("Expects a non-scattered TensorDesc.")
     if t.rank > 2:
         raise _RuleError("Expects a 1D or 2D TensorDesc.")
@@ -335,7 +318,7 @@ def _create_nd_tdesc(op: Operation, ctx: Any) -> None:
                     "or the memref source.")
     if isinstance(src_t, T.MemRefType) and src_t.element_type != td.element_type:
         raise _RuleError("TensorDesc should have the same element type with the source if it is a memref.")
-    if is_scattered(td):
+    if td.is_scattered:
         raise _RuleError("Expects a non-scattered TensorDesc.")
 
 
@@ -428,7 +411,7 @@ def _prefetch_nd(op: Operation, ctx: Any) -> None:
 def _update_nd_offset(op: Operation, ctx: Any) -> None:
     """UpdateNdOffsetOp::verify: block tdesc and one offset per tdesc dim."""
     td = op.results[0].type
-    if is_scattered(td):
+    if td.is_scattered:
         raise _RuleError("Expects a non-scattered TensorDesc.")
     if _offset_count(op) != td.rank:
         raise _RuleError("Invalid number of offsets.")
@@ -443,7 +426,7 @@ def _create_tdesc(op: Operation, ctx: Any) -> None:
     src_t = _operand(op, "source").type
     off_t = _operand(op, "offsets").type
     td = op.results[0].type
-    if not is_scattered(td):
+    if not td.is_scattered:
         raise _RuleError("Expects a scattered TensorDesc.")
     src_space, td_space = source_memory_space(src_t), tdesc_memory_space(td)
     if _is_slm(src_space) != _is_slm(td_space):
@@ -451,8 +434,8 @@ def _create_tdesc(op: Operation, ctx: Any) -> None:
     if isinstance(src_t, T.MemRefType) and src_t.element_type != td.element_type:
         raise _RuleError("TensorDesc should have the same element type with the source if it is a memref.")
     expected = list(off_t.shape)
-    if chunk_size(td) != 1:
-        expected.append(chunk_size(td))
+    if td.chunk_size != 1:
+        expected.append(td.chunk_size)
     if expected != list(td.shape):
         raise _RuleError(f"Incorrect TensorDesc shape. Expected is {xl.shape_str(expected)}")
 
@@ -462,10 +445,10 @@ def _update_offset(op: Operation, ctx: Any) -> None:
     """UpdateOffsetOp::verify: scattered tdesc; offsets shape = tdesc shape without the chunk dim."""
     td = _operand(op, "TensorDesc").type
     off_t = _operand(op, "offsets").type
-    if not is_scattered(td):
+    if not td.is_scattered:
         raise _RuleError("Expects a scattered TensorDesc.")
     expected = list(td.shape)
-    if chunk_size(td) > 1:
+    if td.chunk_size > 1:
         expected.pop()
     if list(off_t.shape) != expected:
         raise _RuleError("Offsets should match TensorDesc except the chunk size dim.")
@@ -473,9 +456,9 @@ def _update_offset(op: Operation, ctx: Any) -> None:
 
 def _gather_scatter_tdesc(op: Operation, td: T.TensorDescType, mask_t: T.Type, value_t: T.Type, what: str) -> None:
     """isValidGatherScatterParams (tensor_desc form)."""
-    if not is_scattered(td):
+    if not td.is_scattered:
         raise _RuleError("Expects a scattered TensorDesc.")
-    chunk = chunk_size(td)
+    chunk = td.chunk_size
     if not isinstance(value_t, T.VectorType):
         if chunk > 1:
             raise _RuleError(f"Expecting chunk size == 1 for scalar {what}")
@@ -583,7 +566,7 @@ def _prefetch(op: Operation, ctx: Any) -> None:
     src_t = _operand(op, "source").type
     offsets = _operand(op, "offsets")
     if isinstance(src_t, T.TensorDescType):
-        if not is_scattered(src_t):
+        if not src_t.is_scattered:
             raise _RuleError("Expects a scattered TensorDesc.")
         if offsets is not None:
             raise _RuleError("offsets are not allowed with a TensorDesc source (they come from create_tdesc)")
@@ -615,7 +598,7 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
     mask_t = _operand(op, "mask").type
     val_t = _operand(op, "value").type
     res_t = op.results[0].type
-    if not is_scattered(td):
+    if not td.is_scattered:
         raise _RuleError("Expects a scattered TensorDesc.")
     if res_t != val_t:
         raise _RuleError(f"Expecting the result type ({res_t}) to be the same as the value type ({val_t}).")
@@ -627,7 +610,7 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
         raise _RuleError(f"with kind '{kind}' expects a floating-point type")
     if kind in _INT_KINDS and not isinstance(val_t.element_type, T.IntegerType):
         raise _RuleError(f"with kind '{kind}' expects an integer type")
-    chunk = chunk_size(td)
+    chunk = td.chunk_size
     expected_mask = list(td.shape[:-1]) if chunk > 1 else list(td.shape)
     if _shape(mask_t) != expected_mask and _elems(mask_t) != 1:
         raise _RuleError("Mask should match TensorDesc except the chunk size dim.")
@@ -641,18 +624,17 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
 
 def _dpas_shapes(op: Operation) -> tuple[list[int], list[int], list[int]] | None:
     """Common dpas / dpas_mx checks; returns (A, B, D) shapes, or None for SIMT (all 1-D) code."""
-    lhs_t = _operand(op, "lhs").type
-    rhs_t = _operand(op, "rhs").type
     res_t = op.results[0].type
     acc = _operand(op, "acc")
     if acc is not None and acc.type != res_t:
         raise _RuleError("Expecting the acc type to be the same as result.")
-    if lhs_t.rank == 1 and rhs_t.rank == 1 and res_t.rank == 1:
+    shape = decode_dpas(op)
+    if shape.simt:
         return None
-    if lhs_t.rank != 2 or rhs_t.rank not in (2, 3) or res_t.rank != 2:
+    a, b, d = list(shape.a_shape), list(shape.b_shape), list(shape.d_shape)
+    if len(a) != 2 or len(b) not in (2, 3) or len(d) != 2:
         raise _RuleError("expecting lhs and result to be a 2D vector, and rhs to be either 2D or 3D (packed) vector.")
-    a, b, d = list(lhs_t.shape), list(rhs_t.shape), list(res_t.shape)
-    b_k = b[0] * b[2] if len(b) == 3 else b[0]
+    b_k = shape.k
     if b_k != a[1]:
         raise _RuleError(f"K-dimension mismatch: A has K={a[1]} but B has K={b_k}")
     if a[0] != d[0]:

@@ -103,17 +103,6 @@ def _addr_origin(space: Any, addr: int) -> str:
     return f"address 0x{addr:x} in {a.describe()}"
 
 
-# ============================================================================ block descriptors
-# ============================================================================ scattered access
-def _type_name(t: T.Type) -> str:
-    """DPAS / atomics type name of an MLIR element type (signless integers are signed)."""
-    if isinstance(t, T.FloatType):
-        return t.name
-    if isinstance(t, T.IntegerType):
-        return f"{'u' if t.signedness == 'u' else 's'}{t.width}"
-    return str(t)
-
-
 @impl("xegpu.dpas_mx")
 def _dpas_mx(op: Any, cx: Any):
     raise compile_error(op, "block-scaled DPAS (dpas_mx) is not supported yet")

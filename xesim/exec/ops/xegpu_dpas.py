@@ -21,10 +21,11 @@ from typing import Any
 
 import numpy as np
 
+from xesim.decode.xegpu import decode_dpas
 from xesim.exec.axis import Varying, active_stack, require_whole_subgroup, scatter_active, stacked
 from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error
-from xesim.exec.ops.xegpu import LANE_LEVEL, _level_guard, _operand, _type_name
+from xesim.exec.ops.xegpu import LANE_LEVEL, _level_guard, _operand
 from xesim.exec.registry import impl
 from xesim.exec.values import dtype_of
 from xesim.hw.layout import DpasLayout, LayoutMapError
@@ -130,11 +131,10 @@ def _dpas(op: Any, cx: Any):
     _level_guard(op)
     lhs, rhs, acc = _operand(op, "lhs"), _operand(op, "rhs"), _operand(op, "acc")
     lt, bt, rt = lhs.type, rhs.type, op.results[0].type
-    simt = lt.rank == 1 and bt.rank == 1 and rt.rank == 1
-    if simt and cx.group == 1:
+    shape = decode_dpas(op)
+    if shape.simt and cx.group == 1:
         raise compile_error(op, LANE_LEVEL)
-    a_name, b_name, d_name = _type_name(lt.element_type), _type_name(bt.element_type), _type_name(rt.element_type)
-    c_name = _type_name(acc.type.element_type) if acc is not None else d_name
+    a_name, b_name, c_name, d_name = shape.a_type, shape.b_type, shape.c_type, shape.d_type
     try:
         model = model_from_target(target, engine.config.dpas_model)
     except (ValueError, KeyError) as exc:
@@ -152,12 +152,12 @@ def _dpas(op: Any, cx: Any):
         except ValueError as exc:
             raise ExecFault(str(exc)) from None
 
-    if simt:
+    if shape.simt:
         return _lane_dpas(op, cx, ks, target, lt, bt, rt, acc, a_name, b_name, s_a, s_b, s_c, res, run)
 
-    m, k = lt.shape
-    nn = rt.shape[1]
-    vnni = bt.rank == 3
+    m, k = shape.a_shape
+    nn = shape.d_shape[1]
+    vnni = shape.vnni
 
     def one(fr: list) -> None:
         b = fr[s_b]

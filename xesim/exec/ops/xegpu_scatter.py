@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from xesim.decode.xegpu import decode_scatter_access
 from xesim.exec.axis import Varying, lift, slot_value, uniform_value
 from xesim.exec.blocks import report
 from xesim.exec.faults import ExecFault
@@ -33,7 +34,6 @@ from xesim.exec.registry import impl
 from xesim.exec.tdesc import ScatterDesc
 from xesim.exec.values import MemRefValue, dtype_of, scalar
 from xesim.hw.memory import MemoryFault
-from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 
 
@@ -226,8 +226,8 @@ def _scatter_operands(op: Any, cx: Any, src_name: str, vt: Any):
         if not st.is_scattered:
             raise compile_error(op, "expects a scattered tensor descriptor")
         _, isz = _elem_info(op, st.element_type)
-        chunk = st.chunk_size
-        lane_shape = tuple(st.shape[:-1]) if chunk > 1 else tuple(st.shape)
+        acc = decode_scatter_access(op)
+        chunk, lane_shape = acc.chunk, acc.lane_shape
         s = cx.slot(src)
 
         def get_td(fr: list) -> tuple:
@@ -241,8 +241,8 @@ def _scatter_operands(op: Any, cx: Any, src_name: str, vt: Any):
         raise compile_error(op, LANE_LEVEL)
     et = st.element_type if isinstance(st, T.MemRefType) else T.element_type_of(vt) if vt is not None else T.I8
     _, isz = _elem_info(op, et)
-    chunk = A.attr_int(op.attributes.get("chunk_size"), 1) or 1
-    lane_shape = tuple(offsets.type.shape)
+    acc = decode_scatter_access(op)
+    chunk, lane_shape = acc.chunk, acc.lane_shape
     get_src = _scatter_source(op, cx, src, False)
     s_off = cx.slot(offsets)
 
@@ -290,7 +290,7 @@ def _lane_scatter_plan(op: Any, cx: Any, src_name: str, vt: Any):
         if not st.is_scattered:
             raise compile_error(op, "expects a scattered tensor descriptor")
         _, isz = _elem_info(op, st.element_type)
-        chunk = st.chunk_size
+        chunk = decode_scatter_access(op).chunk
 
         def get_td(fr: list, first: int, active: tuple[int, ...], lanes: int) -> tuple:
             d = fr[s_src]
@@ -314,7 +314,7 @@ def _lane_scatter_plan(op: Any, cx: Any, src_name: str, vt: Any):
         raise compile_error(op, "expects offsets")
     et = st.element_type if isinstance(st, T.MemRefType) else T.element_type_of(vt)
     _, isz = _elem_info(op, et)
-    chunk = A.attr_int(op.attributes.get("chunk_size"), 1) or 1
+    chunk = decode_scatter_access(op).chunk
     get_src = _scatter_source(op, cx, src, False)
     s_off = cx.slot(offsets)
 
@@ -354,19 +354,6 @@ def _lane_mask(op: Any, cx: Any):
     return get
 
 
-def _simt_scatter(op: Any, vt: Any, src_name: str) -> bool:
-    offsets = _operand(op, "offsets")
-    mask = _operand(op, "mask")
-    if offsets is not None and not isinstance(offsets.type, T.VectorType):
-        return True
-    if mask is not None and not isinstance(mask.type, T.VectorType):
-        return True
-    st = _operand(op, src_name).type
-    if isinstance(st, T.TensorDescType) and st.chunk_size > 1 and isinstance(vt, T.VectorType):
-        return vt.rank == 1 and vt.num_elements == st.chunk_size and st.num_elements > st.chunk_size
-    return not isinstance(vt, T.VectorType)
-
-
 def _lane_value_of(vals: np.ndarray, t: Any) -> Any:
     if isinstance(t, T.VectorType):
         return vals.reshape(t.shape)
@@ -404,7 +391,7 @@ def _load(op: Any, cx: Any):
     _level_guard(op)
     vt = op.results[0].type
     res = cx.slot(op.results[0])
-    if _simt_scatter(op, vt, "source"):
+    if decode_scatter_access(op).simt:
         if cx.group == 1:
             raise compile_error(op, LANE_LEVEL)
         prepare, chunk, dt = _scatter_access(op, cx, "source", vt, "load")
@@ -449,7 +436,7 @@ def _store(op: Any, cx: Any):
     val = _operand(op, "value")
     vt = val.type
     s_val = cx.slot(val)
-    if _simt_scatter(op, vt, "dest"):
+    if decode_scatter_access(op).simt:
         if cx.group == 1:
             raise compile_error(op, LANE_LEVEL)
         prepare, chunk, dt = _scatter_access(op, cx, "dest", vt, "store")
@@ -512,15 +499,14 @@ def _atomic_rmw(op: Any, cx: Any):
     td: T.TensorDescType = td_v.type
     val = _operand(op, "value")
     vt = val.type
-    chunk = td.chunk_size
+    access = decode_scatter_access(op)
+    chunk = access.chunk
     kind = enum_text(op, "kind")
     dt, isz = _elem_info(op, td.element_type)
     s_td, s_val = cx.slot(td_v), cx.slot(val)
     res = cx.slot(op.results[0])
     noted: set[str] = set()
-    simt = (not isinstance(vt, T.VectorType)) or (vt.rank == 1 and vt.num_elements == chunk
-                                                  and td.num_elements > chunk)
-    if simt:
+    if access.simt:
         if cx.group == 1:
             raise compile_error(op, LANE_LEVEL)
         get, isz, chunk = _lane_scatter_plan(op, cx, "tensorDesc", vt)
@@ -546,7 +532,7 @@ def _atomic_rmw(op: Any, cx: Any):
             fr[res] = Varying(out)
 
         return simt_step
-    lane_shape = tuple(td.shape[:-1]) if chunk > 1 else tuple(td.shape)
+    lane_shape = access.lane_shape
     lanes = int(np.prod(lane_shape))
     get_mask = _mask_getter(cx, op, lane_shape)
     out_shape = tuple(vt.shape)
