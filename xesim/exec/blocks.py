@@ -149,7 +149,7 @@ def load_2d_memory(engine: Any, op: Any, plan: BlockPlan, d: NdDesc, x: int, y: 
         bx, by = x + msg.x_off, y + msg.y_off
         v = check(surf, blk, bx, by, "load")
         if v:
-            report(engine, op, v, f"2D block load of {blk.height}x{blk.width}x{blk.count} at [{by}, {bx}]")
+            report(engine, op, v, message_text("load", blk, by, bx))
     unit = mdt.itemsize
     if (not (REFERENCE_LOADS or engine.config.kernel_reference) and x >= 0 and y >= 0
             and (x + cols) * unit <= d.width_bytes and y + rows <= d.height):
@@ -407,6 +407,13 @@ def _stats(v: Any, mod: int) -> tuple[int, int, int]:
     return v, v, v % mod
 
 
+def message_text(kind: str, blk: Any, y: int, x: int) -> str:
+    """How reports name one 2D block message: ``2D block load of HxWxC at [y, x]`` (C blocks side by side; a store
+    moves one block, named ``HxW``)."""
+    size = f"{blk.height}x{blk.width}" if kind == "store" else f"{blk.height}x{blk.width}x{blk.count}"
+    return f"2D block {kind} of {size} at [{y}, {x}]"
+
+
 def validate_messages(engine: Any, op: Any, d: NdDesc, y: Any, x: Any, plan: Any, kind: str,
                        ys: tuple[int, int, int] | None = None, xs: tuple[int, int, int] | None = None) -> None:
     """Check every message of ``plan`` at every block start (``y``, ``x`` in message units: ints when the same
@@ -448,7 +455,7 @@ def validate_messages(engine: Any, op: Any, d: NdDesc, y: Any, x: Any, plan: Any
             v = chk(surf, blk, bx, by, kind)
             if v:
                 found = True
-                report(engine, op, v, f"2D block {kind} of {blk.height}x{blk.width}x{blk.count} at [{by}, {bx}]")
+                report(engine, op, v, message_text(kind, blk, by, bx))
         if not found and len(clean) < 65536:
             clean.add(ck)
 

@@ -119,16 +119,13 @@ class Lockstep:
 
     def _by_workgroup(self, ids: list[int]) -> list[tuple[Any, list[int]]]:
         """``ids`` (ascending) split by workgroup: (that workgroup's barrier table, its instances)."""
-        out: list[tuple[Any, list[int]]] = []
-        start = 0
-        while start < len(ids):
-            w = ids[start] // self.per_wg
-            end = start
-            while end < len(ids) and ids[end] // self.per_wg == w:
-                end += 1
-            out.append((self.tables[w], ids[start:end]))
-            start = end
-        return out
+        per_wg = self.per_wg
+        if len(ids) <= 1:
+            return [(self.tables[i // per_wg], [i]) for i in ids]
+        wg = np.asarray(ids, np.int64) // per_wg
+        cuts = [0, *(np.flatnonzero(wg[1:] != wg[:-1]) + 1).tolist(), len(ids)]
+        tables, first = self.tables, wg[cuts[:-1]].tolist()
+        return [(tables[w], ids[a:b]) for w, a, b in zip(first, cuts, cuts[1:])]
 
     def arrive_all(self, bid: int, participants: int, op: Any) -> None:
         self.arrive(list(self.instances(self.ks.mask)), bid, participants)

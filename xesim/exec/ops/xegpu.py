@@ -337,11 +337,12 @@ class MatrixAccess:
         alloc, off = d.space.resolve(d.base + lo * isz, (hi - lo) * isz)
         return alloc.data[off:off + (hi - lo) * isz].view(self.dt), lin - lo
 
-    def many(self, fr: list, sel: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """For the instances ``sel`` of ``n`` slots: ``(elements, bank, lin)`` — the typed ``[banks, E]`` copies of
-        the buffer span they reach, each instance's bank ``[k]`` and element offsets in the span ``[k, R, C]``;
-        None when an instance's block is out of bounds or the descriptors differ in more than their position (the
-        instances then run one at a time, which reports the fault)."""
+    def many(self, fr: list, sel: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+        """For the instances ``sel`` of ``n`` slots: ``(elements, index)`` — a flat typed view of every bank's copy of
+        the buffer's allocation and each instance's block as indices into it ``[k, R, C]`` (its own workgroup's
+        copy); None when an instance's block is out of bounds, the descriptors differ in more than their position,
+        or the buffer is not aligned to its elements (the instances then run one at a time, which reports any
+        fault)."""
         d = fr[self.s_md]
         k = len(sel)
         if isinstance(d, Varying):
@@ -363,26 +364,39 @@ class MatrixAccess:
         for i, o in enumerate(self.get_off(fr)):
             col = root_rank - self.view_rank + i
             coords[:, col] += active_stack(o, sel, n).astype(np.int64) if isinstance(o, Varying) else int(o)
-        y0, x0 = coords[:, -2, None, None], coords[:, -1, None, None]
+        y0, x0 = coords[:, -2], coords[:, -1]
         if (y0 < 0).any() or (x0 < 0).any() or (y0 + self.rows > d0.root_shape[-2]).any() or \
                 (x0 + self.cols > d0.root_shape[-1]).any():
             return None
-        lead = tuple(coords[:, j, None, None] for j in range(root_rank - 2))
-        lin = linear_offsets(d0.strides, d0.block, self.rr + y0, self.cc + x0, lead)
-        lo, hi = int(lin.min()), int(lin.max()) + 1
-        if lo < 0 or hi * self.isz > d0.limit_bytes:
-            return None
+        if len(d0.strides) == root_rank:  # no blocks: every block is one offset pattern, shifted per instance
+            st = np.asarray(d0.strides, np.int64)
+            shift = coords @ st  # [k]
+            pattern = self.rr * st[-2] + self.cc * st[-1]  # [R, C]
+            lo, hi = int(shift.min()) + int(pattern.min()), int(shift.max()) + int(pattern.max()) + 1
+        else:
+            lead = tuple(coords[:, j, None, None] for j in range(root_rank - 2))
+            lin = linear_offsets(d0.strides, d0.block, self.rr + y0[:, None, None], self.cc + x0[:, None, None],
+                                 lead)
+            lo, hi = int(lin.min()), int(lin.max()) + 1
         isz = self.isz
+        if lo < 0 or hi * isz > d0.limit_bytes:
+            return None
         try:
-            alloc, off = d0.space.resolve(d0.base + lo * isz, (hi - lo) * isz)
+            alloc, _ = d0.space.resolve(d0.base + lo * isz, (hi - lo) * isz)
         except MemoryFault:
             return None
+        start, size = d0.base - alloc.base, alloc.size
+        if start % isz or size % isz:
+            return None
         if alloc.banked:
-            copies, bank = alloc.rows, sel // self.slots_per_bank
+            flat = alloc.rows.reshape(-1).view(self.dt)
+            first = (sel // self.slots_per_bank) * (size // isz) + start // isz
         else:
-            copies, bank = alloc.data[None, :], np.zeros(k, np.int64)
-        elems = copies[:, off:off + (hi - lo) * isz].view(self.dt)
-        return elems, bank, lin - lo
+            flat = alloc.data.view(self.dt)
+            first = np.full(k, start // isz, np.int64)
+        if len(d0.strides) == root_rank:
+            return flat, (first + shift)[:, None, None] + pattern
+        return flat, first[:, None, None] + lin
 
 
 def _active(ks: Any) -> np.ndarray:
@@ -414,8 +428,8 @@ def _load_matrix(op: Any, cx: Any):
             vals = run_per_slot(fr, ks, one, in_slots, [res])[0]
             fr[res] = stack_or_list(vals) if len(sel) == n else Varying(vals)
             return
-        elems, bank, lin = got
-        out = elems[bank[:, None, None], lin]
+        flat, index = got
+        out = flat[index]
         fr[res] = Varying.from_stack(out) if len(sel) == n else scatter_active(out, sel, n)
 
     return step
@@ -447,15 +461,13 @@ def _store_matrix(op: Any, cx: Any):
         if got is None:
             run_per_slot(fr, ks, one, in_slots, [])
             return
-        elems, bank, lin = got
-        vals = np.asarray(active_stack(fr[s_val], sel, n), dt).reshape(lin.shape)
-        span = elems.shape[1]
-        banks = np.broadcast_to(bank[:, None, None], lin.shape).reshape(-1)
-        if _distinct(banks * span + lin.reshape(-1), elems.shape[0] * span):
-            elems[banks, lin.reshape(-1)] = vals.reshape(-1)
+        flat, index = got
+        vals = np.asarray(active_stack(fr[s_val], sel, n), dt).reshape(index.shape)
+        if _distinct(index.reshape(-1), flat.size):
+            flat[index] = vals
         else:  # overlapping blocks: the later instance's elements win, as in instance order
             for j in range(len(sel)):
-                elems[bank[j], lin[j].reshape(-1)] = vals[j].reshape(-1)
+                flat[index[j]] = vals[j]
 
     return step
 

@@ -71,6 +71,7 @@ from xesim.exec.blocks import (
     checker,
     desc_and_offsets,
     group_block_starts,
+    message_text,
     nd_batch,
     oob_region,
     report,
@@ -605,7 +606,7 @@ def _store_nd(op: Any, cx: Any):
             bx, by = x + msg.x_off, y + msg.y_off
             viol = check_msg(surf, blk, bx, by, "store")
             if viol:
-                report(engine, op, viol, f"2D block store of {blk.height}x{blk.width} at [{by}, {bx}]")
+                report(engine, op, viol, message_text("store", blk, by, bx))
         if blocks.store_in_place(engine, d, x, y, tile, isz):
             return
         for msg in plan.messages:
