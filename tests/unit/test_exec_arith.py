@@ -662,3 +662,28 @@ def test_unsupported_element_types_are_located_errors():
     # scalars of any width work with Python integers
     src = fn("%a: i128", "i128", "  %r = arith.muli %a, %a : i128\n  return %r : i128")
     assert run(src, 2**64 + 1) == (2**128 + 2**65 + 1) % 2**128  # 2^65 + 1
+
+
+@pytest.mark.parametrize("src,dst", [("f32", "f16"), ("f32", "bf16"), ("f64", "f16"), ("f64", "bf16"), ("f64", "f32")])
+def test_vector_truncf_gives_the_scalar_rules_bits_nans_included(src: str, dst: str) -> None:
+    """A vector truncf equals the scalar truncf element by element, bit for bit (xesim/numerics/scalar_rules.py: one
+    RNE rounding; a NaN keeps its sign and top payload bits and is quieted), for signalling and quiet NaNs with
+    payloads, infinities, overflow, ties and subnormal results (numpy keeps an f32->f16 NaN signalling and ml_dtypes
+    drops a bf16 NaN's payload: the vector path must not)."""
+    if src == "f32":
+        bits = [0x7F800001, 0x7FA00000, 0xFFC00001, 0x7FC12345, 0x7F812000, 0x7F800000, 0x477FF000, 0x477FEFFF,
+                0x38800000, 0x33800000, 0x3F801000, 0x3F803000, 0x80000001, 0x7F7FFFFF]
+        vals = np.array(bits, np.uint32).view(np.float32)
+    else:
+        bits = [0x7FF0000000000001, 0x7FF4000000000000, 0xFFF8000000000001, 0x7FF8123456789ABC, 0xFFF0000000000000,
+                0x40EFFE0000000000, 0x3F10000000000000, 0x3FF0020000000000, 0x47EFFFFFE0000000, 0x36A0000000000000,
+                0x0000000000000001]
+        vals = np.array(bits, np.uint64).view(np.float64)
+    n = len(vals)
+    vec = run(fn(f"%a: vector<{n}x{src}>", f"vector<{n}x{dst}>",
+                 f"  %r = arith.truncf %a : vector<{n}x{src}> to vector<{n}x{dst}>\n  return %r : vector<{n}x{dst}>"),
+              vals)
+    scalar_src = fn(f"%a: {src}", dst, f"  %r = arith.truncf %a : {src} to {dst}\n  return %r : {dst}")
+    ut = np.uint32 if dst == "f32" else np.uint16
+    one = [np.asarray(run(scalar_src, x)).reshape(1).view(ut)[0] for x in vals]
+    assert [hex(int(b)) for b in np.asarray(vec).view(ut)] == [hex(int(b)) for b in one]

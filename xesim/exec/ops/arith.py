@@ -1265,8 +1265,13 @@ def _truncf(op: Any, cx: Any):
             dt = dinfo.dtype
 
             def fast(fr: list) -> None:
+                x = fr[a]
                 with np.errstate(all="ignore"):
-                    fr[o] = fr[a].astype(dt)  # numpy f32/f64->f16 and ml_dtypes f32->bf16: one RNE rounding
+                    out = x.astype(dt)  # numpy f32/f64->f16 and ml_dtypes f32->bf16: one RNE rounding
+                nan = np.isnan(x)
+                if nan.any():  # numpy keeps a NaN signalling, ml_dtypes drops its payload: the rules' NaN instead
+                    out[nan] = C.round_float(x[nan], dname, mode)
+                fr[o] = out
 
             return fast
 
