@@ -230,6 +230,10 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "check":
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)
+
+    from xesim.crosscheck.command import add_parser as add_crosscheck  # issue 29: recorded runs
+
+    add_crosscheck(sub)
     return ap
 
 

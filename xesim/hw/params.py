@@ -29,6 +29,7 @@ class Param:
     source: str
     assumed: bool = False
     evidence: str = ""
+    doc: str = ""  # what the value means; "a | b | c" lists the values a parameter accepts
 
 
 class Section:
@@ -83,7 +84,7 @@ class Target:
                 if val.get("assumed") and not val.get("evidence"):
                     raise TargetError(f"{self.path.name}: assumed parameter '{path}' needs 'evidence'")
                 self.params[path] = Param(path, val["value"], val["source"], bool(val.get("assumed")),
-                                          val.get("evidence", ""))
+                                          val.get("evidence", ""), val.get("doc", ""))
             elif isinstance(val, dict):
                 if key == "target" and not prefix:
                     continue
