@@ -231,9 +231,11 @@ def build_parser() -> argparse.ArgumentParser:
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)
 
-    from xesim.crosscheck.command import add_parser as add_crosscheck  # issue 29: recorded runs
+    from xesim.crosscheck.command import add_parser as add_crosscheck  # issue 29: recorded runs, probe kit
+    from xesim.probe.command import add_parsers as add_probe
 
     add_crosscheck(sub)
+    add_probe(sub)
     return ap
 
 

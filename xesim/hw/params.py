@@ -134,10 +134,21 @@ def available_targets() -> list[str]:
 
 @functools.cache
 def _load(name: str) -> tuple[dict, Path]:
-    path = targets_dir() / f"{name}.toml"
-    if not path.exists():
-        raise TargetError(f"unknown target '{name}' (available: {', '.join(available_targets())})")
-    data = tomllib.loads(path.read_text())
+    """A target's data: ``name`` is one of isa/targets (``pvc``) or the path of a ``.toml`` file in the same
+    format, such as the overlay ``xesim calibrate`` writes (``inherits`` names the target it refines)."""
+    if name.endswith(".toml"):
+        path = Path(name)
+        if not path.is_file():
+            raise TargetError(f"no target file {name}")
+    else:
+        path = targets_dir() / f"{name}.toml"
+        if not path.exists():
+            raise TargetError(f"unknown target '{name}' (available: {', '.join(available_targets())}, or a .toml "
+                              "file)")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise TargetError(f"{path}: not a valid target file: {exc}") from None
     base = data.get("target", {}).get("inherits")
     if base:
         parent, _ = _load(base)
