@@ -198,6 +198,27 @@ def test_explain_finds_the_dpas_model_a_recording_was_made_with(tmp_path, capsys
     assert "recorded 1065353220 (i32 0x3f800004), xesim 1065353216 (0x3f800000): 4 ulp" in text
     assert "dpas model = single_rounding: all 2 differences vanish" in text
     assert "dpas model = fma_chain: 2 of 2 remain" in text
+    # where the printed element came from: the host copy, the kernel's store, the DPAS and its operands
+    feed = text[text.index("where the mismatching elements come from"):]
+    assert f"copied by gpu.memcpy at {T1}:{line_of(T1, 'gpu.memcpy %C, %dC')}:5 on the host" in feed
+    assert (f"written by xegpu.store_nd at {T1}:{line_of(T1, 'xegpu.store_nd %dv')}:7 in kernel @dpas, workgroup "
+            "(0, 0, 0), subgroup 0") in feed
+    loads = "; ".join(f"xegpu.load_nd at {T1}:{line_of(T1, f'%{v} = xegpu.load_nd')}:7" for v in ("av", "bv", "cv"))
+    assert f"the stored value is xegpu.dpas at {T1}:{line_of(T1, 'xegpu.dpas')}:7, which uses {loads}" in feed
+
+
+def test_explain_follows_a_loop_carried_accumulator_to_the_dpas(tmp_path, capsys):
+    gemm = str(HERE.parents[1] / "examples" / "sg_gemm_f16.mlir")
+    rc, text = crosscheck(capsys, gemm, "--record", str(tmp_path / "r"))
+    out = (tmp_path / "r" / "stdout.txt").read_text().replace("\n [1,   3,", "\n [2,   3,", 1)
+    (tmp_path / "r" / "stdout.txt").write_text(out)
+    (tmp_path / "r" / "buffers.npz").unlink()
+    rc, text = crosscheck(capsys, gemm, "--recorded", str(tmp_path / "r"), "--explain")
+    assert rc == 1 and "element [1, 0]: recorded 2" in text
+    dpas = f"xegpu.dpas at {gemm}:{line_of(gemm, 'xegpu.dpas')}:9"
+    assert (f"the stored value is the result of scf.for at {gemm}:{line_of(gemm, 'scf.for %k')}:7, yielded by "
+            f"{dpas}, which uses xegpu.load_nd") in text
+    assert f"the value carried by scf.for at {gemm}:{line_of(gemm, 'scf.for %k')}:7, yielded by {dpas}" in text
 
 
 # ------------------------------------------------------------------------------------------- CHECK lines

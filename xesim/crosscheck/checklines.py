@@ -172,16 +172,18 @@ def _compare_numbers(report: Report, d: Directive, line: int, m: re.Match, text:
         if got == want or (is_prefix and got.startswith(want)):
             continue
         token_index = len(_LITERAL_NUMBER_RE.findall(text[:start]))
-        where, index, dtype, exact = elements.get((line, token_index), (f"xesim's line {line + 1}",
-                                                                        (token_index,), None, None))
+        where, index, dtype, exact, entry, flat = elements.get(
+            (line, token_index), (f"xesim's line {line + 1}", (token_index,), None, None, None, None))
         mm = element_mismatch(f"{where} (CHECK at line {d.line})", index, want + ("..." if is_prefix else ""),
                               got, dtype, exact)
+        mm.entry, mm.flat = entry, flat
         report.mismatches.append(mm)
 
 
 def _element_positions(xesim_text: str, log: PrintLog | None) -> dict[tuple[int, int], tuple]:
     """For every number token of xesim's output that is an element of a printed value: (0-based line, index of
-    the token on its line) -> (the print's description, the element's multi-index, dtype, exact value)."""
+    the token on its line) -> (the print's description, the element's multi-index, dtype, exact value, the print's
+    index in the log, the element's flat index)."""
     out: dict[tuple[int, int], tuple] = {}
     if log is None:
         return out
@@ -195,6 +197,6 @@ def _element_positions(xesim_text: str, log: PrintLog | None) -> dict[tuple[int,
             for t in range(len(_LITERAL_NUMBER_RE.findall(text))):
                 if k < rec.size:
                     out[(first + off, t)] = (entry.where, rec.index(k), entry.dtype,
-                                             np.asarray(entry.values[k], entry.dtype))
+                                             np.asarray(entry.values[k], entry.dtype), entry.index, k)
                 k += 1
     return out

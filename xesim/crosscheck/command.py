@@ -112,7 +112,15 @@ def run(args: argparse.Namespace) -> int:
             t, lg, _ = run_logged(module, args.entry, **opts)
             return compare(t, lg)
 
-        from xesim.crosscheck.explain import explain
+        from xesim.crosscheck.explain import explain, feeding_ops
+        from xesim.crosscheck.provenance import WriterLog
 
         print("\n".join(explain(report, engine, options, rerun)))
+
+        def run_with_writes() -> tuple[Any, Any]:
+            writes = WriterLog()
+            _, lg, _ = run_logged(module, args.entry, observers=(writes,), **options)
+            return lg, writes
+
+        print("\n".join(feeding_ops(report, run_with_writes)))
     return 0 if report.passed(tolerance) else 1

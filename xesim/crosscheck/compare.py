@@ -70,6 +70,8 @@ class Mismatch:
     recorded_value: float | None = None
     xesim_value: float | None = None
     note: str = ""
+    entry: int | None = None  # which print of the run (an index into PrintLog.entries) and which element of it
+    flat: int | None = None
 
     def render(self) -> str:
         idx = "[" + ", ".join(str(i) for i in self.index) + "]"
@@ -266,8 +268,10 @@ def _compare_records(report: Report, r: Record, s: Record, log: PrintLog | None)
             continue
         exact = entry.values[k] if entry is not None and entry.values is not None else None
         dtype = entry.dtype if entry is not None else None
-        report.mismatches.append(element_mismatch(where, r.index(k), a, b, dtype,
-                                                  None if exact is None else np.asarray(exact, dtype)))
+        m = element_mismatch(where, r.index(k), a, b, dtype, None if exact is None else np.asarray(exact, dtype))
+        if entry is not None and log is not None:
+            m.entry, m.flat = entry.index, k
+        report.mismatches.append(m)
         flat.append(k)
     if flat and r.kind != "line":
         report.maps[where] = (r.shape, flat)
@@ -307,7 +311,9 @@ def compare_buffers(report: Report, recorded: dict[str, np.ndarray], log: PrintL
         flat = np.nonzero(wb != gb)[0].tolist()
         for k in flat:
             idx = tuple(int(i) for i in np.unravel_index(k, shape)) if shape else (k,)
-            report.mismatches.append(_bits_mismatch(where, idx, want.reshape(-1)[k], got[k]))
+            m = _bits_mismatch(where, idx, want.reshape(-1)[k], got[k])
+            m.entry, m.flat = e.index, k
+            report.mismatches.append(m)
         if flat:
             report.maps[where] = (shape, flat)
     return report

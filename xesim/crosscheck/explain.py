@@ -78,3 +78,25 @@ def explain(baseline: Report, engine: Any, options: dict[str, Any],
     if fixed:
         lines.append(f"  not varied (no enumerated alternatives): {', '.join(fixed)}")
     return lines
+
+
+def feeding_ops(report: Report, run_with_writes: Callable[[], tuple[Any, Any]], limit: int = 3) -> list[str]:
+    """For the first ``limit`` mismatching elements of printed memrefs: the ops that wrote them and what they
+    stored (xesim/crosscheck/provenance.py).  ``run_with_writes()`` reruns the program with a
+    :class:`~xesim.crosscheck.printlog.PrintLog` and a :class:`~xesim.crosscheck.provenance.WriterLog` and returns
+    both."""
+    from xesim.crosscheck.provenance import explain_element
+
+    wanted = [m for m in report.mismatches if m.entry is not None and m.flat is not None][:limit]
+    if not wanted:
+        return []
+    log, writes = run_with_writes()
+    lines = ["where the mismatching elements come from (a rerun that records every write):"]
+    for m in wanted:
+        entry = log.entries[m.entry] if m.entry < len(log.entries) else None
+        if entry is None or entry.addresses is None:
+            continue
+        idx = "[" + ", ".join(str(i) for i in m.index) + "]"
+        lines.append(f"  {m.where} element {idx}:")
+        lines += [f"    {t}" for t in explain_element(writes, int(entry.addresses[m.flat]))]
+    return lines if len(lines) > 1 else []

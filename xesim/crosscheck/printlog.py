@@ -31,7 +31,7 @@ class LineCounter(io.StringIO):
         return super().write(s)
 
 
-@dataclass
+@dataclass(eq=False)
 class PrintEntry:
     """One executed print op: where it is (``op``), what it printed (``label``), the element ``dtype`` (None for
     output without elements), the ``values`` in logical order (flattened) and their ``shape``, and the stdout lines
@@ -44,10 +44,20 @@ class PrintEntry:
     shape: tuple[int, ...]
     first_line: int
     end_line: int
+    addresses: np.ndarray | None = None  # a printed memref's element addresses, in logical order
+    index: int = 0  # its position in PrintLog.entries
 
     @property
     def where(self) -> str:
         return f"{self.label} at {self.op.loc}"
+
+
+def element_addresses(m: Any) -> np.ndarray:
+    """Byte addresses of the elements of memref descriptor ``m`` in logical (row-major) order."""
+    addr = np.array([m.aligned + m.offset * m.itemsize], np.int64)
+    for n, st in zip(m.sizes, m.strides):
+        addr = (addr[:, None] + np.arange(n, dtype=np.int64)[None, :] * (st * m.itemsize)).reshape(-1)
+    return addr
 
 
 def _memref_values(v: Any) -> tuple[np.dtype | None, np.ndarray | None]:
@@ -84,11 +94,12 @@ class PrintLog(Observer):
             if name.startswith("print"):
                 if name.startswith("printMemref") and op.operands:
                     slot = cx.slot(op.operands[0])
-                    return self._wrap(op, step, name, lambda fr: _memref_values(fr[slot]))
+                    return self._wrap(op, step, name, lambda fr: _memref_values(fr[slot]),
+                                      lambda fr: element_addresses(fr[slot]) if hasattr(fr[slot], "sizes") else None)
                 return self._wrap(op, step, name, None)
         return step
 
-    def _wrap(self, op: Any, step: Any, label: str, values: Any) -> Any:
+    def _wrap(self, op: Any, step: Any, label: str, values: Any, addresses: Any = None) -> Any:
         entries, out = self.entries, self.out
 
         def logged(fr: list) -> Any:
@@ -97,7 +108,8 @@ class PrintLog(Observer):
             dt, vals = values(fr) if values is not None else (None, None)
             shape = () if vals is None else vals.shape
             flat = None if vals is None else vals.reshape(-1)
-            entries.append(PrintEntry(op, label, dt, flat, shape, first, max(out.lines, first + 1)))
+            entries.append(PrintEntry(op, label, dt, flat, shape, first, max(out.lines, first + 1),
+                                      addresses(fr) if addresses is not None else None, len(entries)))
             return result
 
         return logged

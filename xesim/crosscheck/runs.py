@@ -7,15 +7,17 @@ from typing import Any
 from xesim.crosscheck.printlog import LineCounter, PrintLog
 
 
-def run_logged(module: Any, entry: str = "main", **options: Any) -> tuple[str, PrintLog, Any]:
+def run_logged(module: Any, entry: str = "main", observers: tuple = (), **options: Any) -> tuple[str, PrintLog, Any]:
     """Run ``entry`` of ``module`` with run-configuration ``options`` (as :func:`xesim.api.make_engine` takes
-    them) and return what it printed, the log of its print ops and the engine (its target knows which assumed
-    hardware parameters the run read)."""
+    them), with extra ``observers`` subscribed, and return what it printed, the log of its print ops and the engine
+    (its target knows which assumed hardware parameters the run read)."""
     from xesim.api import make_engine
 
     out = LineCounter()
     engine = make_engine(module, out=out, **options)
     log = PrintLog(out)
     engine.subscribe(log)
+    for obs in observers:
+        engine.subscribe(obs)
     engine.run(entry)
     return out.getvalue(), log, engine

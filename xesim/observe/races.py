@@ -419,16 +419,20 @@ class RaceObserver(Observer):
             self.detector.acquire(subgroup, bid, phase)
 
 
+def footprint_of(op: Any, cx: Any) -> Any:
+    """The footprint function of a memory op compiled by ``cx`` (``fp(frame) -> [(space, starts, nbytes, kind)]``,
+    lane by lane where operands vary, see :func:`_lanewise`), or None for an op that touches no memory."""
+    make = FOOTPRINTS.get(op.name)
+    fp = make(op, cx) if make is not None else None
+    return _lanewise(op, cx, fp) if fp is not None else None
+
+
 def instrument(observer: RaceObserver, op: Any, cx: Any, step: Any) -> Any:
     """Wrap the compiled ``step`` of a kernel op that accesses memory so the workgroup's detector sees its
     footprint; other ops are returned unchanged."""
-    make = FOOTPRINTS.get(op.name)
-    if make is None or step is None:
-        return step
-    fp = make(op, cx)
+    fp = footprint_of(op, cx) if step is not None else None
     if fp is None:
         return step
-    fp = _lanewise(op, cx, fp)
 
     def checked(fr: list) -> None:
         det = observer.detector
