@@ -13,7 +13,8 @@ from xesim.cli import main
 from xesim.crosscheck.runs import run_logged
 from xesim.hw.params import TargetError, load_target
 from xesim.numerics.dpas_models import PARAM_NAMES, PRESETS
-from xesim.probe.calibrate import CalibrationError, fit, read_outputs
+from xesim.probe.calibrate import CalibrationError, fit, read_outputs, run_checks
+from xesim.probe.checks import MATH_FUNCTIONS
 from xesim.probe.emit import emit, probe_groups
 
 HERE = Path(__file__).parent
@@ -24,7 +25,8 @@ UPSTREAM_OPS = {
     "gpu.launch_func", "gpu.wait", "func.func", "func.call", "func.return", "arith.constant", "arith.muli",
     "arith.addi", "arith.bitcast", "arith.extui", "arith.truncf", "memref.global", "memref.get_global",
     "memref.alloc", "memref.load", "memref.store", "memref.cast", "scf.for", "scf.yield", "xegpu.create_nd_tdesc",
-    "xegpu.load_nd", "xegpu.store_nd", "xegpu.dpas",
+    "xegpu.load_nd", "xegpu.store_nd", "xegpu.dpas", "vector.shape_cast", "arith.uitofp", "arith.sitofp",
+    "arith.index_cast", "arith.subi", "arith.mulf", "arith.extf", *(f"math.{f}" for f in MATH_FUNCTIONS),
 }
 
 
@@ -36,7 +38,7 @@ def probe_dir(tmp_path_factory) -> Path:
 
 
 def _run_all(d: Path, model: str) -> None:
-    for prog in sorted(d.glob("*.mlir")):
+    for prog in sorted(d.glob("dpas_*.mlir")):
         text, _, _ = run_logged(load(prog).module, dpas_model=model, jobs=1)
         prog.with_name(prog.name + ".out").write_text(text)
 
@@ -44,11 +46,11 @@ def _run_all(d: Path, model: str) -> None:
 def test_probe_programs_verify_and_use_only_upstream_ops(probe_dir):
     groups, skipped = probe_groups()
     names = sorted(p.name for p in probe_dir.glob("*.mlir"))
-    assert names == sorted(f"{g.name}.mlir" for g in groups) and len(names) == 5
+    assert names == sorted([f"{g.name}.mlir" for g in groups] + ["block_oob.mlir", "math_points.mlir"])
     assert [s.split(":")[0] for s in skipped] == ["F14"]
     for prog in probe_dir.glob("*.mlir"):
         text = prog.read_text()
-        assert "// PROBE: dpas a=" in text and "--gpu-lower-to-xevm-pipeline" in text
+        assert ("// PROBE: dpas a=" in text or "// CHECK-PROBE: " in text) and "--gpu-lower-to-xevm-pipeline" in text
         used = {op.name for op in load(prog).walk()}
         assert used <= UPSTREAM_OPS, used - UPSTREAM_OPS
 
@@ -95,3 +97,29 @@ def test_calibrate_reports_missing_and_malformed_outputs(probe_dir, tmp_path, ca
     assert "expected the printMemrefI32 of a 14x2 memref" in capsys.readouterr().err
     with pytest.raises(TargetError, match="no target file"):
         load_target(str(tmp_path / "none.toml"))
+
+
+def test_check_probes_compare_the_gpu_output_with_xesims_prediction(probe_dir, tmp_path):
+    for name in ("block_oob.mlir", "math_points.mlir"):
+        text = (probe_dir / name).read_text()
+        (tmp_path / name).write_text(text)
+        out, _, _ = run_logged(load(tmp_path / name).module, jobs=1)
+        (tmp_path / (name + ".out")).write_text(out)
+    # what xesim predicts for the block loads, written from the program's comment: S[i][j] = 16i + j + 1, and the
+    # 8x16 plain load at [12, 8] of the 16x16 surface reads rows 12..15, columns 8..15, zeros elsewhere
+    first = (tmp_path / "block_oob.mlir.out").read_text().split("\n")[1]
+    assert first.startswith("[[201,   202,") and first.count("   0") == 8
+    lines = run_checks(str(tmp_path))
+    assert "  block_oob: the GPU printed what xesim predicts (512 elements)" in lines
+    assert "  math.sin: identical to xesim at all 128 points" in lines
+    # a GPU whose sin differs in the last bit at one point, and whose plain load fills with garbage
+    out = (tmp_path / "math_points.mlir.out").read_text().split("\n")
+    row = 1 + 8 * MATH_FUNCTIONS.index("sin") + 3
+    first_value = out[row][2:].split(",")[0]
+    out[row] = out[row].replace(first_value, str(int(first_value) + 1), 1)
+    (tmp_path / "math_points.mlir.out").write_text("\n".join(out))
+    oob = (tmp_path / "block_oob.mlir.out").read_text().replace("208,   0,", "208,   7,", 1)
+    (tmp_path / "block_oob.mlir.out").write_text(oob)
+    lines = run_checks(str(tmp_path))
+    assert "  math.sin: 1 of 128 points differ from xesim (max 1 ulp)" in lines
+    assert "  block_oob: 1 of 512 elements differ from xesim's prediction" in lines

@@ -288,3 +288,64 @@ def _toml(p: str, v: Any) -> str:
     if isinstance(v, str):
         return f'"{v}"'
     return f"0x{v:08X}" if p == "nan_bits" else str(v)
+
+
+_CHECK_RE = re.compile(r"^// CHECK-PROBE: (\w+)\s*$", re.M)
+
+
+def run_checks(directory: str, target: str = "pvc") -> list[str]:
+    """Lines comparing the GPU's output of each check probe (:mod:`xesim.probe.checks`) in ``directory`` with
+    xesim's run of it: identical, or which elements differ (for ``math_points``: per function, how many points
+    and the largest ULP distance)."""
+    from xesim.crosscheck.compare import Report, compare_output
+    from xesim.crosscheck.runs import run_logged
+    from xesim.ir.parser import parse_source
+    from xesim.verify.structural import verify_module
+
+    lines: list[str] = []
+    for prog in sorted(Path(directory).glob("*.mlir")):
+        text = prog.read_text(errors="replace")
+        m = _CHECK_RE.search(text)
+        if m is None:
+            continue
+        out = prog.with_name(prog.name + ".out")
+        if not out.is_file():
+            lines.append(f"  {m[1]}: no {out.name} (not run)")
+            continue
+        module = parse_source(text, str(prog))
+        verify_module(module)
+        sim, log, _ = run_logged(module, target=target, jobs=1)
+        rep = compare_output(Report(prog.name, out.name), out.read_text(errors="replace"), sim, log)
+        if m[1] == "math_points" and not rep.problems:
+            lines += _math_lines(rep)
+        elif rep.passed():
+            lines.append(f"  {m[1]}: the GPU printed what xesim predicts ({rep.elements} elements)")
+        else:
+            lines.append(f"  {m[1]}: {len(rep.mismatches)} of {rep.elements} elements differ from xesim's prediction"
+                         + (f", {len(rep.problems)} structural differences" if rep.problems else ""))
+            lines += [f"    {p}" for p in rep.problems[:5]] + [f"    {x.render()}" for x in rep.mismatches[:5]]
+    return ["checks (what the GPU printed against what xesim predicts):"] + lines if lines else []
+
+
+def _math_lines(rep: Any) -> list[str]:
+    from xesim.crosscheck.compare import ulp_distance
+    from xesim.probe.checks import MATH_FUNCTIONS
+
+    per: dict[int, list] = {}
+    for mm in rep.mismatches:
+        per.setdefault(mm.index[0] // 8, []).append(mm)
+    out = []
+    for f, name in enumerate(MATH_FUNCTIONS):
+        ms = per.get(f, [])
+        if not ms:
+            out.append(f"  math.{name}: identical to xesim at all 128 points")
+            continue
+        ulps = []
+        for mm in ms:
+            a = np.array(int(mm.recorded) & 0xFFFFFFFF, np.uint32).view(np.float32)
+            b = np.array(int(mm.xesim) & 0xFFFFFFFF, np.uint32).view(np.float32)
+            ulps.append(ulp_distance(a, b))
+        known = [u for u in ulps if u is not None]
+        worst = f"max {max(known)} ulp" if known else "NaNs differ"
+        out.append(f"  math.{name}: {len(ms)} of 128 points differ from xesim ({worst})")
+    return out

@@ -37,7 +37,7 @@ def add_parsers(sub: Any) -> None:
 def _emit(args: argparse.Namespace) -> int:
     from xesim.probe.emit import emit, probe_groups
 
-    paths = emit(args.dir)
+    paths = emit(args.dir, args.target)
     _, skipped = probe_groups()
     print(f"xesim: wrote {len(paths)} probe programs to {args.dir} ({', '.join(p.name for p in paths)})",
           file=sys.stderr)
@@ -47,7 +47,7 @@ def _emit(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
-    from xesim.probe.calibrate import CalibrationError, fit, overlay_text, read_outputs
+    from xesim.probe.calibrate import CalibrationError, fit, overlay_text, read_outputs, run_checks
 
     try:
         obs = read_outputs(args.dir)
@@ -56,6 +56,9 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 1
     result = fit(obs)
     print(result.render())
+    checks = run_checks(args.dir, args.target)
+    if checks:
+        print("\n".join(checks))
     if not result.fitting:
         return 1
     out = Path(args.output or Path(args.dir) / f"{args.target}-measured.toml")

@@ -20,13 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from xesim.numerics.dpas_vectors import VECTORS, VECTORS_16
+from xesim.probe.checks import RUN_ON_GPU
 
 #: input format of the tables -> (MLIR element type of the DPAS operand, storage type in memory, bits, K)
 FORMATS = {"bf16": ("bf16", "bf16", 16, 16), "fp16": ("f16", "f16", 16, 16), "tf32": ("tf32", "f32", 32, 8)}
 
-RUN_ON_GPU = ('mlir-opt {name} --gpu-lower-to-xevm-pipeline="xegpu-op-level=subgroup" | mlir-runner '
-              '--entry-point-result=void --shared-libs=<libmlir_levelzero_runtime.so>,<libmlir_runner_utils.so>,'
-              '<libmlir_c_runner_utils.so> > {name}.out')
 
 
 @dataclass(frozen=True)
@@ -188,16 +186,21 @@ def program_text(g: ProbeGroup) -> str:
     return "\n".join(line for line in lines if line != "") + "\n"
 
 
-def emit(directory: str) -> list[Path]:
-    """Write every probe program into ``directory`` (created if missing); returns their paths."""
+def emit(directory: str, target: str = "pvc") -> list[Path]:
+    """Write every probe program (the DPAS groups and the check probes of :mod:`xesim.probe.checks`) into
+    ``directory`` (created if missing); returns their paths.  The programs are the same for every target with
+    subgroup size 16 (pvc, bmg)."""
+    from xesim.probe.checks import CHECKS
+
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     groups, _ = probe_groups()
+    texts = [(g.name, program_text(g)) for g in groups] + [(name, make()) for name, make in CHECKS.items()]
     out = []
-    for g in groups:
-        p = d / f"{g.name}.mlir"
+    for name, text in texts:
+        p = d / f"{name}.mlir"
         tmp = p.with_name(f".{p.name}.tmp")
-        tmp.write_text(program_text(g))
+        tmp.write_text(text)
         tmp.replace(p)
         out.append(p)
     return out
