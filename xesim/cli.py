@@ -187,23 +187,17 @@ def runner_main(argv: list[str] | None = None) -> int:
 
 def _cmd_check(args: argparse.Namespace) -> int:
     import io
-    import shutil
-    import subprocess
+
+    from xesim.testing.filecheck import check
 
     module = _load_verified(args.file)
     kind = _runner_entry(module, args)
     buf = io.StringIO()
     buf.write(_runner_result(_run_module(module, args, buf), kind))
-    exe = shutil.which("filecheck") or str(Path(sys.executable).with_name("filecheck"))
-    if not Path(exe).exists():
-        print("xesim: error: the 'filecheck' program is not installed (pip install filecheck)", file=sys.stderr)
-        return 1
-    cmd = [exe, args.file]
-    if args.check_prefix:
-        cmd += ["--check-prefix", args.check_prefix]
-    proc = subprocess.run(cmd, input=buf.getvalue(), capture_output=True, text=True)
-    sys.stderr.write(proc.stdout + proc.stderr)
-    if proc.returncode != 0:
+    name, text = _read(args.file)
+    result = check(text, name, buf.getvalue(), ["--check-prefix", args.check_prefix] if args.check_prefix else [])
+    if not result.ok:
+        sys.stderr.write(result.report)
         return 1
     print(f"{args.file}: all CHECK lines passed", file=sys.stderr)
     return 0
