@@ -42,7 +42,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     for path in args.files:
         name, text = _read(path)
         if args.verify_diagnostics:
-            problems = verify_file_with_expectations(name, text, args.split_input_file)
+            problems = verify_file_with_expectations(name, text, args.split_input_file,
+                                                     unexpected_notes=_unexpected_notes())
             for d in problems:
                 print(d.render(), file=sys.stderr)
             if problems:
@@ -61,6 +62,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                 print(exc.render(), file=sys.stderr)
                 status = 1
     return status
+
+
+def _unexpected_notes() -> str:
+    from xesim.testing.conventions import value
+
+    return value("verify_diagnostics.unexpected_notes")
 
 
 def _cmd_fmt(args: argparse.Namespace) -> int:
