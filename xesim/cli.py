@@ -204,7 +204,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
     name, text = _read(args.file)
     result = check(text, name, buf.getvalue(), ["--check-prefix", args.check_prefix] if args.check_prefix else [])
     if not result.ok:
-        sys.stderr.write(result.report)
+        sys.stderr.write(result.describe())
         return 1
     print(f"{args.file}: all CHECK lines passed", file=sys.stderr)
     return 0

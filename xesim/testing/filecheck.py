@@ -44,6 +44,14 @@ class CheckResult:
             return f"line {self.line}: {self.directive}"
         return self.report.strip().splitlines()[0] if self.report.strip() else "FileCheck failed"
 
+    def describe(self) -> str:
+        """The failure for a person: the first unmatched CHECK line (number and text), then FileCheck's report
+        of where in the output it looked; "" when all matched."""
+        if self.ok:
+            return ""
+        head = f"first unmatched CHECK line: {self.summary()}\n" if self.line else ""
+        return head + self.report
+
 
 def check(check_text: str, check_name: str, output: str, args: list[str] | tuple[str, ...] = ()) -> CheckResult:
     """Match ``output`` against the CHECK lines of ``check_text`` (the file called ``check_name``) with FileCheck
