@@ -279,6 +279,11 @@ def build_parser() -> argparse.ArgumentParser:
         if name == "check":
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)
+
+    # `xesim test`: lit-style suites (issue 26 item 2; the command lives in xesim/testing/command.py)
+    from xesim.testing.command import add_test_command
+
+    add_test_command(sub, _positive_int)
     return ap
 
 
