@@ -185,14 +185,14 @@ def format_result(values: tuple | list, kind: str) -> str:
     return value("entry_point.float_format") % x + "\n"
 
 
-def execute(module: Any, options: RunnerOptions, out: TextIO, **run_options: Any) -> None:
+def execute(module: Any, options: RunnerOptions, out: TextIO, err: TextIO | None = None, **run_options: Any) -> None:
     """Run ``options.entry`` of a verified ``module`` as mlir-runner would, writing what it prints (the program's
-    output, then the result line) to ``out``; ``run_options`` as :func:`xesim.api.make_engine`'s.  Faults raise
-    :class:`~xesim.diagnostics.DiagnosticError`."""
+    output, then the result line) to ``out`` and the runtime's own stderr output (``printFlops``) to ``err``;
+    ``run_options`` as :func:`xesim.api.make_engine`'s.  Faults raise :class:`~xesim.diagnostics.DiagnosticError`."""
     from xesim.api import make_engine
 
     kind = check_entry(module, options.entry, options.result)
-    engine = make_engine(module, out=out, **run_options)
+    engine = make_engine(module, out=out, err=err, **run_options)
     values = engine.run(options.entry)
     out.write(format_result(values, kind))
 

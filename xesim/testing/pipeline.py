@@ -29,16 +29,18 @@ makes the test UNSUPPORTED, naming it.  Verdicts are lit's: PASS, FAIL, UNSUPPOR
 
 from __future__ import annotations
 
-import contextlib
 import io
 import shlex
+import subprocess
+import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePath
 
+from xesim.diagnostics import DiagnosticError
 from xesim.testing.conventions import value
 from xesim.testing.filecheck import CheckResult, FileCheckUsageError, check
-from xesim.testing.mlir_runner import RunnerUsageError, parse_command_line
+from xesim.testing.mlir_runner import RunnerOptions, RunnerUsageError, execute, parse_command_line
 from xesim.testing.runlines import RunLineError, evaluate, read_test, substitute, substitutions
 
 #: verdicts that fail a run (lit's)
@@ -145,17 +147,33 @@ def split_pipeline(command: str) -> list[_Stage]:
 
 
 def _xesim(argv: list[str], merge_stderr: bool) -> tuple[int, str, str]:
-    """Run the ``xesim`` command line in-process: (status, stdout[+stderr], stderr)."""
-    from xesim.cli import main
+    """Run an ``xesim`` command line as the RUN line's shell would: a process (``python -m xesim``), whose
+    (status, stdout[+stderr], stderr) are returned."""
+    proc = subprocess.run([sys.executable, "-m", "xesim", *argv], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE, text=True)
+    return proc.returncode, proc.stdout, proc.stderr or ""
+
+
+def _execute(src: str, opts: RunnerOptions, merge_stderr: bool) -> tuple[int, str, str]:
+    """Run ``opts.entry`` of program ``src`` in-process as mlir-runner would: (status, stdout[+stderr], stderr),
+    the status and diagnostics those of ``xesim run`` (1: a located error; 2: an internal error)."""
+    from xesim.api import load
 
     out = io.StringIO()
     err = out if merge_stderr else io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main(argv)
-        except SystemExit as exc:  # argparse
-            status = exc.code if isinstance(exc.code, int) else 2
-    return status, out.getvalue(), err.getvalue() if err is not out else ""
+    status = 0
+    try:
+        execute(load(Path(src)).module, opts, out, err)
+    except DiagnosticError as exc:
+        err.write(exc.render() + "\n")
+        status = 1
+    except OSError as exc:
+        err.write(f"xesim: error: cannot read {src}: {exc.strerror}\n")
+        status = 1
+    except Exception as exc:  # an internal error of xesim: reported as one, in the test's verdict
+        err.write(f"xesim: internal error: {type(exc).__name__}: {exc}\n")
+        status = 2
+    return status, out.getvalue(), "" if err is out else err.getvalue()
 
 
 def _status_ok(stage: _Stage, status: int, what: str, output: str) -> None:
@@ -228,10 +246,8 @@ def _run_program(stage: _Stage, runner_argv: list[str], source: str, s: _Stream,
     src = opts.input if opts.input != "-" else source
     if src == "-":
         raise _Failed("the runner reads standard input, but no stage before it names the program")
-    argv = ["run", src, "--entry", opts.entry, "--entry-point-result", opts.result or default_result]
-    if opts.shared_libs:
-        argv += ["--shared-libs", ",".join(opts.shared_libs)]
-    status, out, err = _xesim(argv, stage.merge_stderr)
+    opts = replace(opts, result=opts.result or default_result)
+    status, out, err = _execute(src, opts, stage.merge_stderr)
     _status_ok(stage, status, f"xesim running @{opts.entry} of {PurePath(src).name}", out + err)
     s.text = out
     s.ran.append(f"ran @{opts.entry} in xesim at the program's own level")
