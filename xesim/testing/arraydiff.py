@@ -91,6 +91,7 @@ def array_diff(expected: np.ndarray, actual: np.ndarray, ulp: int = 0, first: in
 
 def assert_same(expected: np.ndarray, actual: np.ndarray, ulp: int = 0, what: str = "array") -> None:
     """Raise AssertionError with :func:`array_diff`'s report unless ``actual`` equals ``expected``."""
+    __tracebackhide__ = True  # pytest: show the report, not this function
     diff = array_diff(expected, actual, ulp)
     if diff:
         raise AssertionError(f"{what} differs from xesim's result: {diff}")

@@ -126,6 +126,7 @@ class XesimLaunch:
     def assert_same(self, index: int, yours: np.ndarray, ulp: int = 0) -> None:
         """Fail unless ``yours`` equals xesim's array argument ``index`` after the launch (bit for bit, or within
         ``ulp`` ULPs), with the first differing elements, ULP distances and a mismatch map."""
+        __tracebackhide__ = True
         assert_same(self.result.arrays[index], np.asarray(yours), ulp, what=f"array argument {index}")
 
 
