@@ -94,4 +94,4 @@ def assert_same(expected: np.ndarray, actual: np.ndarray, ulp: int = 0, what: st
     __tracebackhide__ = True  # pytest: show the report, not this function
     diff = array_diff(expected, actual, ulp)
     if diff:
-        raise AssertionError(f"{what} differs from xesim's result: {diff}")
+        raise AssertionError(f"{what} differs from xesim's result:\n{diff}")
