@@ -311,7 +311,8 @@ def _filecheck(stage: _Stage, s: _Stream) -> None:
         if result.ok:
             raise _Failed("FileCheck matched where the RUN line expects it not to ('not FileCheck')")
     elif not result.ok:
-        raise _Failed(f"first unmatched CHECK line: {result.summary()}",
+        raise _Failed(f"first unmatched CHECK line: {result.summary()}" if result.line else
+                      f"FileCheck: {result.summary()}",
                       f"{result.report}\n--- output checked ---\n{s.text}", result)
     s.ran.append("output checked")
 
