@@ -56,8 +56,12 @@ def run_test_command(args: argparse.Namespace) -> int:
         return 2
     jobs = args.jobs or int(os.environ.get("XESIM_JOBS") or 0) or os.cpu_count() or 1
     quiet = args.json == "-"
-    with TerminalReport(len(tests), args.verbose, file=sys.stderr if quiet else None) as view:
-        results = run_tests(tests, min(jobs, len(tests)), view.add)
+    try:
+        with TerminalReport(len(tests), args.verbose, file=sys.stderr if quiet else None) as view:
+            results = run_tests(tests, min(jobs, len(tests)), view.add)
+    except KeyboardInterrupt:
+        print("xesim test: interrupted (no report written)", file=sys.stderr)
+        return 130
     view.finish(results)
     if args.junit_xml:
         _write(args.junit_xml, junit_xml(results))

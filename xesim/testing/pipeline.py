@@ -41,6 +41,7 @@ from xesim.diagnostics import DiagnosticError
 from xesim.testing.conventions import value
 from xesim.testing.filecheck import CheckResult, FileCheckUsageError, check
 from xesim.testing.mlir_runner import RunnerOptions, RunnerUsageError, execute, parse_command_line
+from xesim.testing.procs import die_with_parent
 from xesim.testing.runlines import RunLineError, evaluate, read_test, substitute, substitutions
 
 #: verdicts that fail a run (lit's)
@@ -150,7 +151,8 @@ def _xesim(argv: list[str], merge_stderr: bool) -> tuple[int, str, str]:
     """Run an ``xesim`` command line as the RUN line's shell would: a process (``python -m xesim``), whose
     (status, stdout[+stderr], stderr) are returned."""
     proc = subprocess.run([sys.executable, "-m", "xesim", *argv], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE, text=True)
+                          stderr=subprocess.STDOUT if merge_stderr else subprocess.PIPE, text=True,
+                          preexec_fn=die_with_parent)
     return proc.returncode, proc.stdout, proc.stderr or ""
 
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 import copy
 import json
 import os
+import signal
+import threading
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
@@ -27,6 +28,7 @@ from typing import Any
 
 from xesim.testing.conventions import value
 from xesim.testing.pipeline import FAILING, VERDICTS, Context, Outcome, run_test
+from xesim.testing.procs import die_with_parent
 
 
 class SuiteConfig:
@@ -145,31 +147,46 @@ def _run_one(test: TestCase) -> Result:
     return Result(test, outcome, time.perf_counter() - t0)
 
 
-def _worker_init() -> None:
-    # each worker is one of `jobs` processes: its launches stay in it (no nested worker processes)
+def _worker_init(parent_pid: int) -> None:
+    # one of `jobs` worker processes: its launches stay in it (no nested worker processes); it dies with the
+    # parent (xesim/testing/procs.py); Ctrl-C is the parent's to handle (it terminates the pool)
     os.environ["XESIM_JOBS"] = "1"
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent_pid)
+
+
+def _run_indexed(item: tuple[int, TestCase]) -> tuple[int, Result]:
+    return item[0], _run_one(item[1])
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
 
 
 def run_tests(tests: list[TestCase], jobs: int = 1,
               on_result: Callable[[Result], None] | None = None) -> list[Result]:
     """Run ``tests`` (``jobs`` worker processes when > 1), calling ``on_result`` as each finishes; results in the
-    order of ``tests``."""
+    order of ``tests``.  SIGTERM (a CI timeout) ends the run with SystemExit(143) and Ctrl-C with
+    KeyboardInterrupt, the workers terminated either way (and killed by the kernel should this process die)."""
     results: dict[int, Result] = {}
     if jobs <= 1 or len(tests) <= 1:
         for i, t in enumerate(tests):
             results[i] = _run_one(t)
             if on_result:
                 on_result(results[i])
-    else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork"),
-                                 initializer=_worker_init) as pool:
-            futures = {pool.submit(_run_one, t): i for i, t in enumerate(tests)}
-            from concurrent.futures import as_completed
-
-            for fut in as_completed(futures):
-                results[futures[fut]] = fut.result()
+        return [results[i] for i in range(len(tests))]
+    in_main = threading.current_thread() is threading.main_thread()
+    old = signal.signal(signal.SIGTERM, _terminated) if in_main else None
+    try:
+        # Pool.__exit__ terminates the workers, also when an exception (SIGTERM, Ctrl-C) leaves the block
+        with get_context("fork").Pool(jobs, initializer=_worker_init, initargs=(os.getpid(),)) as pool:
+            for i, r in pool.imap_unordered(_run_indexed, list(enumerate(tests))):
+                results[i] = r
                 if on_result:
-                    on_result(results[futures[fut]])
+                    on_result(r)
+    finally:
+        if in_main:
+            signal.signal(signal.SIGTERM, old)
     return [results[i] for i in range(len(tests))]
 
 
