@@ -101,3 +101,13 @@ def test_diagnostic_test_splits(tmp_path: Path) -> None:
     assert run_test(p, chunk=0).verdict == "PASS"
     o = run_test(p, chunk=1)
     assert o.verdict == "FAIL" and "unexpected error" in o.reason and "d.mlir:10:" in o.details
+
+
+def test_unreadable_test_file_is_unresolved(tmp_path: Path) -> None:
+    p = tmp_path / "bin.mlir"
+    p.write_bytes(b"// RUN: mlir-runner %s\n\xff\xfe")
+    o = run_test(p)
+    assert o.verdict == "UNRESOLVED" and "is not UTF-8 text" in o.reason
+    assert split_count(p) == 0
+    o = run_test(tmp_path / "gone.mlir")
+    assert o.verdict == "UNRESOLVED" and "cannot read" in o.reason

@@ -359,8 +359,8 @@ def split_count(path: Path, text: str | None = None) -> int:
 
     try:
         tf = read_test(path, text)
-    except RunLineError:
-        return 0
+    except (RunLineError, OSError, UnicodeDecodeError):
+        return 0  # run_test reports it
     for _, cmd in tf.runs:
         argv = cmd.split()
         if any(a in _DIAG_FLAGS[2:] for a in argv) and any(a in _DIAG_FLAGS[:2] for a in argv):
@@ -376,6 +376,8 @@ def run_test(path: Path, ctx: Context = Context(), chunk: int | None = None) -> 
         return Outcome("UNRESOLVED", str(exc))
     except OSError as exc:
         return Outcome("UNRESOLVED", f"cannot read {path}: {exc.strerror}")
+    except UnicodeDecodeError as exc:
+        return Outcome("UNRESOLVED", f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})")
     features = ctx.features
     try:
         if ctx.unsupported:
