@@ -55,6 +55,7 @@ def _test(tmp_path: Path, head: str, body: str = PROG, ctx: Context | None = Non
     ("// RUN: %python_executable %imex_runner -i %s -e main --entry-point-result=void --filecheck", "PASS"),
     ("// RUN: mlir-opt %s -xegpu-blocking -split-input-file -verify-diagnostics", "UNSUPPORTED"),
     ("// RUN: mlir-opt %s | FileCheck %s", "UNSUPPORTED"),
+    ("// RUN: mlir-opt %s -split-input-file -verify-diagnostics | FileCheck %s", "UNSUPPORTED"),
     ("// RUN: mlir-runner %s -e main && echo hi", "UNSUPPORTED"),
     ("// RUN: xesim run %s | FileCheck %s", "PASS"),
     ("// RUN: not xesim run %s --entry oob 2>&1 | FileCheck %s --check-prefix=OOB", "PASS"),
