@@ -111,3 +111,17 @@ def test_fixtures_in_a_users_test_file(tmp_path: Path) -> None:
     assert "mismatch map (1 x 64 elements, each cell 1 x 1):" in proc.stdout
     assert "  " + "." * 40 + "X" + "." * 23 in proc.stdout
     assert "expected = array(" not in proc.stdout     # the report, not the helper's locals
+
+
+def test_entry_points_name_what_exists() -> None:
+    """pyproject.toml's pytest11 plugin and xesim-runner script point at real objects (an installed xesim
+    registers them)."""
+    import importlib
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    plugin = importlib.import_module(project["entry-points"]["pytest11"]["xesim"])
+    assert callable(plugin.pytest_addoption) and callable(plugin.xesim_launch)
+    mod, _, func = project["scripts"]["xesim-runner"].partition(":")
+    assert callable(getattr(importlib.import_module(mod), func))
+    assert any(d.startswith("filecheck") for d in project["dependencies"])   # xesim check after the quick start
