@@ -102,7 +102,9 @@ def test_fixtures_in_a_users_test_file(tmp_path: Path) -> None:
     (tmp_path / "test_kernel.py").write_text(USER_TEST)
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p",
                            "xesim.testing.pytest_plugin", "-q", str(tmp_path / "test_kernel.py")],
-                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT), "XESIM_JOBS": "1"},
+                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT), "XESIM_JOBS": "1",
+                                             # this worktree's plugin, not an installed copy's entry point
+                                             "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
                           capture_output=True, text=True, timeout=600)
     assert "1 failed, 2 passed" in proc.stdout, proc.stdout + proc.stderr
     assert "1 of 64 elements differ; largest ULP distance 524288" \

@@ -34,7 +34,8 @@ def _env() -> dict[str, str]:
 
 
 def _run(argv: list[str], **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(argv, cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=600, **kw)
+    env = {**_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    return subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, **kw)
 
 
 @pytest.fixture(scope="module")
@@ -83,6 +84,7 @@ def test_lit_gives_the_same_verdicts() -> None:
 
 
 def test_pytest_xesim_gives_the_same_verdicts() -> None:
+    # this worktree's plugin (-p), not an installed copy's pytest11 entry point
     proc = _run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "xesim.testing.pytest_plugin",
                  "--xesim", str(SUITE), "-v", "-rs"])
     assert proc.returncode == 1
