@@ -92,3 +92,22 @@ def test_single_and_double_dash_flags(tmp_path: Path, flags: list[str]) -> None:
     p.write_text(_file(*(f"expected-error@below {{{{{e}}}}}" for e in ERRS[:2])))
     status, _, err = run_xesim(["verify", *flags, str(p)])
     assert status == 1 and "unexpected error" in err
+
+
+NOTED = """func.func @use_before_def(%c: i32) -> i32 {
+  // expected-error@+1 {{'arith.addi' op operand #0 does not dominate this use}}
+  %y = arith.addi %x, %c : i32
+  %x = arith.constant 1 : i32
+  return %y : i32
+}
+"""
+
+
+def test_unexpected_notes_parameter() -> None:
+    """isa/runner.toml verify_diagnostics.unexpected_notes: "ignore" (xesim's default: its notes are its own
+    wording) lets an unannotated note pass; "error" (MLIR's rule) fails on it; an annotated note passes both."""
+    assert _problems(NOTED, notes="ignore") == []
+    got = _problems(NOTED, notes="error")
+    assert len(got) == 1 and "t.mlir:4:3: error: unexpected note: operand defined here" in got[0]
+    annotated = NOTED.replace("  %x = arith", "  // expected-note@+1 {{operand defined here}}\n  %x = arith")
+    assert _problems(annotated, notes="error") == [] and _problems(annotated, notes="ignore") == []
