@@ -5,6 +5,7 @@ Supported RUN lines (``%s`` = the file):
   ``xesim fmt %s | filecheck %s``                                  output checked with the file's CHECK lines
   ``xesim <cmd> ... %s | filecheck [--check-prefix P] %s``          any xesim command piped to filecheck
   ``not xesim ... %s``                                             exit status must be non-zero
+  ``... %s 2>&1 | filecheck %s``                                  stderr (diagnostics) checked with the output
 CHECK lines are checked by the ``filecheck`` package (a Python port of LLVM FileCheck).
 """
 
@@ -72,6 +73,8 @@ class MlirRunItem(pytest.Item):
         expect_fail = first[0] == "not"
         if expect_fail:
             first = first[1:]
+        merge_stderr = "2>&1" in first  # the shell's: diagnostics go down the pipe with the output
+        first = [a for a in first if a != "2>&1"]
         if first[0] != "xesim":
             raise MlirTestFailure(f"unsupported RUN command: {self.command}")
         status, out, err = run_xesim(first[1:])
@@ -85,7 +88,7 @@ class MlirRunItem(pytest.Item):
             if argv[0] != "filecheck":
                 raise MlirTestFailure(f"unsupported pipeline stage: {stage}")
             exe = Path(sys.executable).with_name("filecheck")
-            proc = subprocess.run([str(exe), *argv[1:]], input=out if not expect_fail else err,
+            proc = subprocess.run([str(exe), *argv[1:]], input=out + err if merge_stderr else out,
                                   capture_output=True, text=True)
             if proc.returncode != 0:
                 raise MlirTestFailure(f"filecheck failed:\n{proc.stdout}{proc.stderr}\n--- xesim output ---\n{out}{err}")

@@ -42,7 +42,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     for path in args.files:
         name, text = _read(path)
         if args.verify_diagnostics:
-            problems = verify_file_with_expectations(name, text, args.split_input_file)
+            problems = verify_file_with_expectations(name, text, args.split_input_file,
+                                                     unexpected_notes=_unexpected_notes())
             for d in problems:
                 print(d.render(), file=sys.stderr)
             if problems:
@@ -61,6 +62,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
                 print(exc.render(), file=sys.stderr)
                 status = 1
     return status
+
+
+def _unexpected_notes() -> str:
+    from xesim.testing.conventions import value
+
+    return value("verify_diagnostics.unexpected_notes")
 
 
 def _cmd_fmt(args: argparse.Namespace) -> int:
@@ -95,7 +102,7 @@ def _load_verified(path: str):
     return module
 
 
-def _run_module(module, args: argparse.Namespace, out) -> None:
+def _run_module(module, args: argparse.Namespace, out) -> tuple:
     from xesim.api import make_engine
     from xesim.hw.params import TargetError
 
@@ -108,7 +115,7 @@ def _run_module(module, args: argparse.Namespace, out) -> None:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
     try:
-        engine.run(args.entry)
+        return engine.run(args.entry)
     finally:
         if args.stats:
             from xesim.api import register_file
@@ -136,28 +143,68 @@ def _explain(engine) -> None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     module = _load_verified(args.file)
-    _run_module(module, args, sys.stdout)
+    kind = _runner_entry(module, args)
+    values = _run_module(module, args, sys.stdout)
+    sys.stdout.write(_runner_result(values, kind))
     return 0
+
+
+# --- mlir-runner compatibility (issue 26 item 1; xesim/testing/mlir_runner.py) -------------------------------
+def _runner_entry(module, args: argparse.Namespace) -> str:
+    """Check the mlir-runner flags of ``xesim run``/``check`` and the entry function; the result kind to print."""
+    from xesim.testing.mlir_runner import check_entry, check_shared_libs
+
+    check_shared_libs([lib for group in args.shared_libs for lib in group])
+    return check_entry(module, args.entry, args.entry_point_result)
+
+
+def _runner_result(values: tuple, kind: str) -> str:
+    from xesim.testing.mlir_runner import format_result
+
+    return format_result(values, kind)
+
+
+def _add_runner_flags(r: argparse.ArgumentParser) -> None:
+    r.add_argument("--entry-point-result", choices=("void", "i32", "i64", "f32"), default=None,
+                   help="mlir-runner's result kind of the entry function, printed after the run (default: the "
+                        "function's own: nothing for void)")
+    r.add_argument("--shared-libs", action="append", default=[], metavar="LIB[,LIB...]",
+                   type=lambda s: [x for x in s.split(",") if x],
+                   help="mlir-runner's runtime libraries: checked against those xesim provides, not loaded")
+    r.add_argument("-O", dest="opt_level", type=int, choices=range(4), default=None, metavar="0-3",
+                   help="mlir-runner's optimisation level: accepted, no effect")
+
+
+def runner_main(argv: list[str] | None = None) -> int:
+    """``xesim-runner``: exactly mlir-runner's command line (xesim/testing/mlir_runner.py), run by xesim."""
+    from xesim.testing.conventions import value
+    from xesim.testing.mlir_runner import RunnerUsageError, parse_command_line
+
+    try:
+        opts = parse_command_line(sys.argv[1:] if argv is None else argv)
+    except RunnerUsageError as exc:
+        print(f"xesim-runner: error: {exc}", file=sys.stderr)
+        return 2
+    run_argv = ["run", opts.input, "--entry", opts.entry,
+                "--entry-point-result", opts.result or value("entry_point.default_result")]
+    if opts.shared_libs:
+        run_argv += ["--shared-libs", ",".join(opts.shared_libs)]
+    return main(run_argv)
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
     import io
-    import shutil
-    import subprocess
+
+    from xesim.testing.filecheck import check
 
     module = _load_verified(args.file)
+    kind = _runner_entry(module, args)
     buf = io.StringIO()
-    _run_module(module, args, buf)
-    exe = shutil.which("filecheck") or str(Path(sys.executable).with_name("filecheck"))
-    if not Path(exe).exists():
-        print("xesim: error: the 'filecheck' program is not installed (pip install filecheck)", file=sys.stderr)
-        return 1
-    cmd = [exe, args.file]
-    if args.check_prefix:
-        cmd += ["--check-prefix", args.check_prefix]
-    proc = subprocess.run(cmd, input=buf.getvalue(), capture_output=True, text=True)
-    sys.stderr.write(proc.stdout + proc.stderr)
-    if proc.returncode != 0:
+    buf.write(_runner_result(_run_module(module, args, buf), kind))
+    name, text = _read(args.file)
+    result = check(text, name, buf.getvalue(), ["--check-prefix", args.check_prefix] if args.check_prefix else [])
+    if not result.ok:
+        sys.stderr.write(result.describe())
         return 1
     print(f"{args.file}: all CHECK lines passed", file=sys.stderr)
     return 0
@@ -203,7 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
                                ("check", _cmd_check, "run the program and check its output against its CHECK lines")):
         r = sub.add_parser(name, help=helptext, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
         r.add_argument("file", help="input file (.mlir / .xegpu), or - for stdin")
-        r.add_argument("--entry", default="main", help="function to run (default: main)")
+        r.add_argument("--entry", "-e", "--entry-point", dest="entry", default="main",
+                       help="function to run (default: main)")
+        _add_runner_flags(r)
         r.add_argument("--seed", type=int, default=0, help="seed of fillResource1DRandom* (default 0)")
         r.add_argument("--target", default="pvc", help="hardware target: pvc (default) or bmg")
         r.add_argument("--strict", action="store_true",
@@ -236,12 +285,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_crosscheck(sub)
     add_probe(sub)
+
+    # `xesim test`: lit-style suites (issue 26 item 2; the command lives in xesim/testing/command.py)
+    from xesim.testing.command import add_test_command
+
+    add_test_command(sub, _positive_int)
     return ap
 
 
 def main(argv: list[str] | None = None) -> int:
+    from xesim.testing.mlir_runner import RunnerUsageError, normalize_dashes
+
     ap = build_parser()
-    args = ap.parse_args(argv)
+    args = ap.parse_args(normalize_dashes(sys.argv[1:] if argv is None else argv))
     try:
         return int(args.func(args) or 0)
     except DiagnosticError as exc:
@@ -254,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as exc:
         print(f"xesim: error: no such file: {exc.args[0]}", file=sys.stderr)
         return 1
+    except RunnerUsageError as exc:
+        print(f"xesim {args.command}: error: {exc}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # an internal error: never a bare traceback unless --debug

@@ -1,4 +1,4 @@
-// RUN: not xesim run %s | filecheck %s
+// RUN: not xesim run %s 2>&1 | filecheck %s
 // An out-of-bounds store inside a compiled host loop nest reports what the interpreter reports: the
 // faulting op's location, the index, the dimension and the allocation.  Row 3 of a 4x8 memref is written
 // with j running to 9, so the first bad index is [3, 8] (the earlier rows' j = 8 stores are skipped by the

@@ -1,7 +1,7 @@
 // A block load is one message for the whole subgroup: executed under divergent control flow (only lanes 0..7
 // take the scf.if) it is reported with the op and the active lanes instead of computing anything
 // (spec/programs-and-runner.md §3.2 SIMT: subgroup-collective ops; issue 5).
-// RUN: not xesim run %s | filecheck %s
+// RUN: not xesim run %s 2>&1 | filecheck %s
 // CHECK: lane_error_divergent_block_load.mlir:16:9: error: 'xegpu.load_nd' op is subgroup-collective but executes under divergent control flow with only lanes [0, 1, 2, 3, 4, 5, 6, 7] of 16 active (the hardware needs the whole subgroup) (kernel @kernels::@simt, workgroup (0, 0, 0), subgroup 0
 
 module attributes {gpu.container_module} {

@@ -4,7 +4,7 @@
 // into it, with nothing ordering the two: --check-races stops at the store (the second access) and names both
 // ops, both subgroups and the address (SLM base 0x1000 + 64 bytes = half 1).  tests/e2e/race_slm_exchange_barrier.mlir
 // and race_slm_exchange_nbarrier.mlir are the same exchange, correctly synchronised.
-// RUN: not xesim run --check-races %s | filecheck %s
+// RUN: not xesim run --check-races %s 2>&1 | filecheck %s
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

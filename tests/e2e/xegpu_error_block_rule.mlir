@@ -1,7 +1,7 @@
 // A 2D block load whose surface base is not 64-byte aligned (the descriptor is made on a subview that starts
 // one f32 element into its buffer): spec/pvc-hardware.md §1.2 gives such a message no defined result, so the
 // simulator refuses it with a located error naming the rule and its source.
-// RUN: not xesim run %s | filecheck %s
+// RUN: not xesim run %s 2>&1 | filecheck %s
 // CHECK: xegpu_error_block_rule.mlir:13:7: error: 'xegpu.load_nd' op 2D block load of 8x16x1 at [0, 0]: surface base address 0x{{[0-9a-f]+}}4 is not 64-byte aligned (spec/pvc-hardware.md §1.2
 // CHECK-SAME: kernel @kernels::@k, workgroup (0, 0, 0), subgroup 0
 

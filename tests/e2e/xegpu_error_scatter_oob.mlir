@@ -1,7 +1,7 @@
 // An unmasked scattered load outside its memref: lane 5's offset 64 is past the 64-element buffer.  The spec
 // leaves unmasked out-of-range gathers undefined (spec/pvc-hardware.md §6 item 16); the simulator refuses them
 // with a located error naming the lane.  (Lane 9's offset 100 is masked off and never accessed.)
-// RUN: not xesim run %s | filecheck %s
+// RUN: not xesim run %s 2>&1 | filecheck %s
 // CHECK: xegpu_error_scatter_oob.mlir:12:7: error: 'xegpu.load' op lane 5: elements [64, 65) are out of bounds of %src (64 elements); the lane is not masked off
 
 module attributes {gpu.container_module} {

@@ -2,7 +2,7 @@
 // 32x32 tile over 4 subgroups, but the launch has 32 work-items = 2 subgroups, so part of the tile would have no
 // owner (spec/programs-and-runner.md §3.2 WG: launches use 16 x prod(sg_layout) threads or more).  The launch
 // stops with a located error at the first op carrying the layout.
-// RUN: not xesim run %s | filecheck %s
+// RUN: not xesim run %s 2>&1 | filecheck %s
 // CHECK: xegpu_error_wg_level.mlir:12:7: error: 'xegpu.create_nd_tdesc' op the workgroup layout needs 4 subgroups (sg_layout [2, 2]) but the launch has 2 subgroups
 
 #wg = #xegpu.layout<sg_layout = [2, 2], sg_data = [16, 16]>

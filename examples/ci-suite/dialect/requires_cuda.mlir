@@ -1,0 +1,6 @@
+// REQUIRES: cuda-runtime
+// RUN: mlir-runner %s -e main --entry-point-result=void | FileCheck %s
+func.func @main() {
+  return
+}
+// CHECK-NOT: anything
