@@ -19,6 +19,7 @@ import numpy as np
 
 from xesim.crosscheck.printed import Record, parse_output
 from xesim.crosscheck.printlog import PrintEntry, PrintLog
+from xesim.numerics import ulp
 
 
 @dataclass(frozen=True)
@@ -127,29 +128,25 @@ class Report:
         if n > limit:
             lines.append(f"  ... {n - limit} more mismatches (--max-report to see more)")
         for where, (shape, flat) in self.maps.items():
-            lines += mismatch_map(where, shape, flat)
+            if math.prod(shape) > 1:
+                mask = np.zeros(math.prod(shape), bool)
+                mask[flat] = True
+                lines += ["  " + t for t in mismatch_map(mask.reshape(shape), where)]
         verdict = "identical" if self.passed() else ("within tolerance" if self.passed(tolerance) else "DIFFERENT")
         lines.append(f"  result: {verdict}")
         return "\n".join(lines)
 
 
-def mismatch_map(where: str, shape: tuple[int, ...], flat: list[int], rows: int = 16, cols: int = 64) -> list[str]:
-    """A character map of where the mismatches of one printed record lie: the record viewed as a matrix (its
-    last dimension across, the others down), scaled to at most ``rows`` x ``cols`` cells; ``X`` marks a cell
-    holding a mismatch, ``.`` one without."""
-    ncols = shape[-1] if shape else 1
-    nrows = max(1, math.prod(shape[:-1])) if len(shape) > 1 else 1
-    if nrows * ncols <= 1:
-        return []
-    cw = max(1, -(-ncols // cols))
-    rh = max(1, -(-nrows // rows))
-    grid = [["."] * (-(-ncols // cw)) for _ in range(-(-nrows // rh))]
-    for f in flat:
-        r, c = divmod(f, ncols)
-        grid[r // rh][c // cw] = "X"
-    out = [f"  map of {where} ({nrows}x{ncols}, one cell = {rh}x{cw} elements, X = a mismatch):"]
-    out += ["    " + "".join(row) for row in grid]
-    return out
+def mismatch_map(mask: np.ndarray, what: str = "", rows: int = 16, cols: int = 64) -> list[str]:
+    """Where ``mask`` is true, drawn as at most ``rows`` x ``cols`` cells: the array seen as a matrix (its last
+    dimension across, the others down), each cell a block of elements, ``X`` where any of them differs."""
+    m = mask.reshape(-1, mask.shape[-1]) if mask.ndim >= 2 else mask.reshape(1, -1)
+    nrows, ncols = m.shape
+    rstep, cstep = -(-nrows // rows), -(-ncols // cols)
+    lines = ["".join("X" if m[r:r + rstep, c:c + cstep].any() else "." for c in range(0, ncols, cstep))
+             for r in range(0, nrows, rstep)]
+    head = f"mismatch map{' of ' + what if what else ''} ({nrows} x {ncols} elements, each cell {rstep} x {cstep}):"
+    return [head, *("  " + line for line in lines)]
 
 
 # ------------------------------------------------------------------------------------------- element values
@@ -171,20 +168,9 @@ def hex_of(value: np.ndarray) -> str:
 
 
 def ulp_distance(a: np.ndarray, b: np.ndarray) -> int | None:
-    """Distance of two values of one type in units in the last place (None when either is a NaN)."""
-    dt = a.dtype
-    if dt.kind in "iub":
-        return abs(int(a) - int(b))
-    if math.isnan(float(a)) or math.isnan(float(b)):
-        return None
-    width = dt.itemsize * 8
-
-    def ordinal(v: np.ndarray) -> int:
-        bits = int(np.asarray(v).reshape(()).view(_uint(dt)))
-        mag = bits & ((1 << (width - 1)) - 1)
-        return -mag if bits >> (width - 1) else mag
-
-    return abs(ordinal(a) - ordinal(b))
+    """Distance of two values of one type in ULPs (:func:`xesim.numerics.ulp.ulp_distance`); None for a NaN."""
+    d = int(ulp.ulp_distance(np.asarray(a).reshape(1), np.asarray(b).reshape(1))[0])
+    return None if d < 0 else d
 
 
 def element_mismatch(where: str, index: tuple[int, ...], recorded: str, xesim: str, dtype: np.dtype | None,

@@ -6,52 +6,26 @@ representable values between them), the largest ULP distance, and a map of where
 seen as rows x columns, each map cell covering a block of elements: ``X`` where any differs, ``.`` where none).
 
 Equality is bit equality (two NaNs with the same bits are equal; +0 and -0 differ), loosened by ``ulp``: floating
-point elements within that many ULPs are equal (NaN only equals NaN).  Used by the pytest fixtures
-(:mod:`xesim.testing.pytest_plugin`)."""
+point elements within that many ULPs are equal (:func:`xesim.numerics.ulp.within_ulps`: a NaN only equals the
+same bits; -0 and +0 are 0 ULPs apart).  Used by the pytest fixtures (:mod:`xesim.testing.pytest_plugin`)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-_MAP_ROWS, _MAP_COLS = 16, 64
-
-
-def _ordered(a: np.ndarray) -> np.ndarray:
-    """Floating-point bits as integers ordered like the values (-0 and +0 adjacent), as int64."""
-    bits = a.view(f"u{a.dtype.itemsize}").astype(np.int64)
-    sign = np.int64(1) << (8 * a.dtype.itemsize - 1)
-    return np.where(bits & sign, -(bits & (sign - 1)) - 1, bits)
-
-
-def _is_float(dt: np.dtype) -> bool:
-    return dt.kind == "f" or dt.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2")
-
-
-def ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Elementwise ULP distance of two floating-point arrays of one dtype (-1 where exactly one is NaN)."""
-    d = np.abs(_ordered(a) - _ordered(b))
-    an, bn = np.isnan(a.astype(np.float32)), np.isnan(b.astype(np.float32))
-    return np.where(an | bn, np.where(an & bn, 0, -1), d)
+from xesim.crosscheck.compare import mismatch_map as map_lines
+from xesim.numerics.ulp import is_float, ulp_distance, within_ulps
 
 
 def _mismatches(expected: np.ndarray, actual: np.ndarray, ulp: int) -> tuple[np.ndarray, np.ndarray | None]:
-    if _is_float(expected.dtype):
-        dist = ulp_distance(expected, actual)
-        bits_differ = expected.view(f"u{expected.dtype.itemsize}") != actual.view(f"u{actual.dtype.itemsize}")
-        return (bits_differ & ((dist < 0) | (dist > ulp))), dist
+    if is_float(expected.dtype):
+        return ~within_ulps(expected, actual, ulp), ulp_distance(expected, actual)
     return expected != actual, None
 
 
 def mismatch_map(mask: np.ndarray) -> str:
     """Where ``mask`` is true, drawn as at most 16 x 64 cells (``X``: a mismatch in the cell's block)."""
-    m = mask.reshape(-1, mask.shape[-1]) if mask.ndim >= 2 else mask.reshape(1, -1)
-    rows, cols = m.shape
-    rstep, cstep = -(-rows // _MAP_ROWS), -(-cols // _MAP_COLS)
-    lines = []
-    for r in range(0, rows, rstep):
-        lines.append("".join("X" if m[r:r + rstep, c:c + cstep].any() else "." for c in range(0, cols, cstep)))
-    head = f"mismatch map ({rows} x {cols} elements, each cell {rstep} x {cstep}):"
-    return "\n".join([head, *("  " + line for line in lines)])
+    return "\n".join(map_lines(mask))
 
 
 def array_diff(expected: np.ndarray, actual: np.ndarray, ulp: int = 0, first: int = 8,
