@@ -291,3 +291,13 @@ def test_cli_flag_and_stats_report(tmp_path, capsys, monkeypatch) -> None:
     err = cli("--stats")[1]
     assert "xesim: launch reuse: 0 of 4 launch(es) reused" in err
     assert "4 launch(es) not eligible: the register-file model (XESIM_GRF, --stats) watches every launch" in err
+
+
+def test_read_analysis_of_the_two_kernels() -> None:
+    """@acc loads C (read), @set only stores it: the read analysis keeps C out of @set's read arguments."""
+    from xesim.exec.kernel_writes import read_arguments, written_arguments
+
+    mod = load(program(LAUNCH.format(k="set"))).module
+    kernels = {op.attributes["sym_name"].value: op for op in mod.walk() if op.name == "gpu.func"}
+    assert read_arguments(kernels["acc"]) == {0, 1, 2} and written_arguments(kernels["acc"]) == {2}
+    assert read_arguments(kernels["set"]) == {0, 1} and written_arguments(kernels["set"]) == {2}
