@@ -301,3 +301,41 @@ def test_read_analysis_of_the_two_kernels() -> None:
     kernels = {op.attributes["sym_name"].value: op for op in mod.walk() if op.name == "gpu.func"}
     assert read_arguments(kernels["acc"]) == {0, 1, 2} and written_arguments(kernels["acc"]) == {2}
     assert read_arguments(kernels["set"]) == {0, 1} and written_arguments(kernels["set"]) == {2}
+
+
+def test_kept_changes_are_positions_or_whole_images() -> None:
+    """The mechanism alone, with a stand-in for the launch: a launch that changes one byte keeps that position, one
+    that rewrites a buffer keeps its image; a reuse writes them without running, a changed input byte runs."""
+    from xesim.exec.values import MemRefValue
+    from xesim.ir import types as irt
+
+    engine = make_engine(load(program(LAUNCH.format(k="set"))).module, out=io.StringIO(), grf="off")
+    kernel = next(op for op in engine.module.walk() if op.name == "gpu.func" and "set" in str(op.attributes["sym_name"]))
+    allocs = [engine.memory.allocate(1024, "device") for _ in range(3)]
+    args = [MemRefValue(engine.memory, a, a.base, 0, (256,), (1,), irt.FloatType("f32")) for a in allocs]
+    runs = []
+
+    def one_byte(*_a) -> None:  # noqa: ANN002
+        runs.append("one")
+        allocs[2].data[5] = 7
+
+    def everything(*_a) -> None:  # noqa: ANN002
+        runs.append("all")
+        allocs[2].data[:] = 9
+
+    st = reuse_state(engine)
+    st.launch(engine, one_byte, kernel, "set", (1, 1, 1), (16, 1, 1), args, None)
+    kept = st.kept[next(iter(st.kept))]
+    assert [w.tolist() for _, w, _ in kept.changes] == [[5]]
+    allocs[2].data[5] = 0  # the host puts the starting bytes back
+    st.launch(engine, one_byte, kernel, "set", (1, 1, 1), (16, 1, 1), args, None)
+    assert runs == ["one"] and allocs[2].data[5] == 7 and st.reused == 1
+    allocs[2].data[5] = 0
+    allocs[0].data[100] = 1  # an input byte differs: the launch runs
+    st.launch(engine, everything, kernel, "set", (1, 1, 1), (16, 1, 1), args, None)
+    assert runs == ["one", "all"]
+    kept = st.kept[next(iter(st.kept))]
+    assert isinstance(kept.changes[0][1], slice)
+    allocs[2].data[:] = 0
+    st.launch(engine, one_byte, kernel, "set", (1, 1, 1), (16, 1, 1), args, None)
+    assert runs == ["one", "all"] and (allocs[2].data == 9).all() and st.reused == 2

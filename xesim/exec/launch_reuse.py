@@ -24,7 +24,8 @@ race-free or racy kernel identically on identical inputs, except under ``--sched
 advances with every launch: that schedule turns reuse off (a random source).
 
 **Effect.**  A reused launch writes, into each allocation it may write, the bytes the earlier launch changed
-there, and nothing else; by the two conditions its memory afterwards equals what executing it gives, bit for bit
+there (kept as positions and values, or as the whole image when more than a ninth of the bytes changed, which
+gives the same bytes because the unchanged ones equal the starting bytes); by the two conditions its memory afterwards equals what executing it gives, bit for bit
 (``tests/unit/test_launch_reuse.py`` compares runs with and without reuse).  A launch that faults is not kept.
 
 **Observers.**  An observer that must see launches execute (:attr:`xesim.exec.hooks.Observer.needs_execution`,
@@ -112,7 +113,7 @@ class _Kept:
 
     args: tuple
     compared: list  # [(allocation, bytes when the launch started)]
-    changes: list  # [(allocation, changed positions int64[k], their new bytes uint8[k])]
+    changes: list  # [(allocation, changed positions int64[k] or slice(None) for all, their new bytes)]
     nbytes: int = 0
 
 
@@ -182,11 +183,15 @@ class LaunchReuse:
         for alloc, start in before:
             if not alloc.alive:
                 return
-            where = np.flatnonzero(alloc.data != start)
-            if where.size:
+            changed = alloc.data != start
+            count = int(np.count_nonzero(changed))
+            if count * 9 > alloc.size:  # positions would cost more than the whole image: keep the image
+                changes.append((alloc, slice(None), alloc.data.copy()))
+            elif count:
+                where = np.flatnonzero(changed)
                 changes.append((alloc, where, alloc.data[where].copy()))
         kept = _Kept(akey, before, changes)
-        kept.nbytes = size + sum(w.nbytes + v.nbytes for _, w, v in changes)
+        kept.nbytes = size + sum(getattr(w, "nbytes", 0) + v.nbytes for _, w, v in changes)
         while self.kept and self.kept_bytes + kept.nbytes > KEEP_BYTES:
             self._drop(next(iter(self.kept)))
         self.kept[key] = kept
