@@ -25,8 +25,9 @@ advances with every launch: that schedule turns reuse off (a random source).
 
 **Effect.**  A reused launch writes, into each allocation it may write, the bytes the earlier launch changed
 there (kept as positions and values, or as the whole image when more than a ninth of the bytes changed, which
-gives the same bytes because the unchanged ones equal the starting bytes); by the two conditions its memory afterwards equals what executing it gives, bit for bit
-(``tests/unit/test_launch_reuse.py`` compares runs with and without reuse).  A launch that faults is not kept.
+gives the same bytes because the unchanged ones equal the starting bytes); by the two conditions its memory
+afterwards equals what executing it gives, bit for bit (``tests/unit/test_launch_reuse.py`` compares runs with
+and without reuse).  A launch that faults is not kept.
 
 **Observers.**  An observer that must see launches execute (:attr:`xesim.exec.hooks.Observer.needs_execution`,
 true by default: the register-file model, the race detector, the engine cross-check of ``XESIM_ENGINE=both``,
