@@ -22,7 +22,9 @@ Workloads (more are added to ``WORKLOADS``):
     legacy offsets + ``update_nd_offset`` + ``prefetch_nd``, 32x32 C per thread as eight 8x16 DPAS, K step 16,
     4x4 threads per workgroup); ``wg-f16``, ``wg-bf16``: at WG level (256x256 workgroup tiles, ``sg_layout [8, 4]``,
     ``sg_data [32, 64]``, ``inst_data``, K step 32, ``prefetch_nd`` one step ahead).  Programs:
-    tools/bench_programs.py.  ``--quick``: 256³.
+    tools/bench_programs.py.  ``--quick``: 256³.  Inputs are random (issue 32: periodic ones repeat B tiles, which
+    DPAS decodes once per distinct tile): integer values in [-3, 4] from ``fillResource1DRandom*``, the result
+    compared with the utility reference (``gemmF16F16F32`` / ``gemmBF16BF16F32``) by ``printAllcloseF32``.
 (d) ``e2e-4096``: an end-to-end 4096³ f16 GEMM program shaped like the real ones (host init loops of A and B with
     rounding f16 values from a formula, gpu.alloc/memcpy, the WG kernel above on 256x256 workgroup tiles of 32
     subgroups, ``gemmF16F16F32`` reference, ``printAllcloseF32`` -> ``[ALLCLOSE: TRUE]``); "iter/s" counts the
@@ -33,6 +35,16 @@ Workloads (more are added to ``WORKLOADS``):
     head; the host reference does as many; the numpy comparison is a (s, s, 2d) matmul, the same multiply-add
     count).  Target ≤ 120 s.  ``--quick``: seq 256.
 
+(f) ``upstream-sg``: an upstream-style SG-level f16 GEMM program N^3 (N = 4096; ``--quick`` 1024): random A and B
+    (``fillResource1DRandomF16``), the (c) SG kernel, ``gemmF16F16F16`` host reference and ``printAllcloseF32``;
+    target ≤ 25 s.  ``upstream-121``: the same program launching its GEMM 121 times on unchanged inputs (IMEX
+    performance programs: 20 warm-up, 100 timed, 1 checked), which launch reuse (xesim/exec/launch_reuse.py)
+    runs as two launches.
+(g) ``ref-gemm``: the reference utility ``gemmF16F16F32`` alone on N^3 random integer-valued f16 inputs (N = 4096;
+    ``--quick`` 1024), two corners checked by a host loop; target ≤ 5 s for the utility (the wall time includes
+    start-up, the random fills and the check loops).
+``--examples``: the fresh-install first run (empty caches) and a cached run of every program in ``examples/``.
+
 Columns: ``kern s`` is the time inside kernel launches (``gpu.launch_func``) and ``kGFLOP/s`` the workload's
 matmul FLOPs (2·M·N·K) over it — the bit-exact DPAS throughput through the xegpu ops; the (c) programs launch
 their GEMM twice (first into a scratch buffer, then into C), and ``1st s``/``1st GF`` and ``warm s``/``warm GF``
@@ -41,7 +53,7 @@ compiled code, compiling the kernel's ops), the warm one is the steady state; ``
 ``--jobs`` worker to the main process.
 
 Usage: ``python tools/bench.py [--quick] [--json FILE] [--engine fast|reference|both] [--jobs N[,M...]]
-[--repeat R] [--cached-only] [--only NAME ...]``.  ``--jobs 1,2 --repeat 3`` runs each workload three times per
+[--repeat R] [--cached-only] [--only NAME ...] [--examples]``.  ``--jobs 1,2 --repeat 3`` runs each workload three times per
 job count, alternating the counts (so a machine whose speed drifts affects both alike), keeps the best run of
 each and prints the speed-ups of kernel time, first launch and warm launch.
 """
@@ -241,12 +253,15 @@ def xegpu_gemm_program(p: dict) -> str:
     launch = (f"    %gx = arith.constant {m // tm} : index\n    %gy = arith.constant {n // tn} : index\n"
               f"    %c16 = arith.constant 16 : index\n"
               f"    gpu.launch_func @kernels::@gemm blocks in (%gx, %gy, %c1) threads in (%c16, %c1, %c1) {args}")
-    return ("module attributes {gpu.container_module} {\n" + body + "\n" + _bp()._gemm_main(m, n, k, et, launch)
-            + "}\n")
+    return ("module attributes {gpu.container_module} {\n" + body + "\n"
+            + _bp()._gemm_main(m, n, k, et, launch, p.get("random", False)) + "}\n")
 
 
 def xegpu_gemm_expected(p: dict) -> str:
-    """C[i][j] = sum_k ((i + k) mod 7) * ((3k + j) mod 5): small integers, exact in f32 in any DPAS model."""
+    """C[i][j] = sum_k ((i + k) mod 7) * ((3k + j) mod 5): small integers, exact in f32 in any DPAS model; with
+    ``random`` the allclose verdict against the utility reference."""
+    if p.get("random"):
+        return "[ALLCLOSE: TRUE]\n"
     n = p["n"]
     kk = np.arange(n)
     out = []
@@ -259,8 +274,119 @@ def _xegpu_gemm(level: str, et: str) -> Workload:
     tile = "8x16" if level == "lane" else f"{SG_TILE['tm']}x{SG_TILE['tn']}"
     return Workload(
         f"{level}-{et}", f"(c) {et}->f32 GEMM N^3 through xegpu ops at {level} level ({tile} subgroup tiles)",
-        lambda quick: {"n": 256 if quick else 1024, "level": level, "type": et}, xegpu_gemm_program,
+        lambda quick: {"n": 256 if quick else 1024, "level": level, "type": et, "random": True}, xegpu_gemm_program,
         lambda p: p["n"] ** 3, xegpu_gemm_expected, lambda p: (p["n"], p["n"], p["n"]), 30.0, warm_launch=True)
+
+
+# (f) upstream-style SG GEMM program, (g) the reference utility GEMM alone: random inputs
+_DECLS = """  func.func private @fillResource1DRandomF16(memref<*xf16>, f32, f32, i1) attributes {llvm.emit_c_interface}
+  func.func private @gemmF16F16F16(memref<*xf16>, memref<*xf16>, memref<*xf32>) attributes {llvm.emit_c_interface}
+  func.func private @gemmF16F16F32(memref<*xf16>, memref<*xf16>, memref<*xf32>) attributes {llvm.emit_c_interface}
+  func.func private @printAllcloseF32(memref<*xf32>, memref<*xf32>) attributes {llvm.emit_c_interface}
+"""
+
+
+def upstream_gemm_program(p: dict) -> str:
+    """(f) An upstream-style SG-level f16 GEMM program (spec/programs-and-runner.md §2 utilities): the host fills A
+    and B with ``fillResource1DRandomF16`` (uniform in [0, 1): sums of like-signed products, so DPAS's and the
+    reference's summation orders agree to far within allclose's tolerance), launches the (c) SG kernel
+    (64x64 tiles, K step 32) ``launches`` times on unchanged inputs (the IMEX performance programs launch 20
+    warm-up + 100 timed + 1 checked), computes the CPU reference with ``gemmF16F16F16`` and compares with
+    ``printAllcloseF32`` -> ``[ALLCLOSE: TRUE]``."""
+    sg_kernel, _ = _gemm_sg_kernels()
+    n = p["n"]
+    tm, tn, ks = SG_TILE["tm"], SG_TILE["tn"], SG_TILE["ks"]
+    kernel = sg_kernel.format(M=n, N=n, K=n, TM=tm, TN=tn, KS=ks, KH=ks // 2, CT=f"vector<{tm}x{tn}xf32>")
+    body = kernel.replace("xbf16", "xf16").strip()
+    body = body[len("module attributes {gpu.container_module} {"):-1]
+    ab, cc = f"memref<{n}x{n}xf16>", f"memref<{n}x{n}xf32>"
+    launch = (f"gpu.launch_func @kernels::@gemm blocks in (%gx, %gy, %c1) threads in (%c16, %c1, %c1) "
+              f"args(%dA : {ab}, %dB : {ab}, %dC : {cc})")
+    reps = p.get("launches", 1)
+    launches = (f"    %cl = arith.constant {reps - 1} : index\n    scf.for %r = %c0 to %cl step %c1 {{\n      {launch}\n"
+                f"    }}\n    {launch}" if reps > 1 else f"    {launch}")
+    return f"""module attributes {{gpu.container_module}} {{
+{body}
+  func.func @main() {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %gx = arith.constant {n // tm} : index
+    %gy = arith.constant {n // tn} : index
+    %lo = arith.constant 0.0 : f32
+    %hi = arith.constant 1.0 : f32
+    %false = arith.constant false
+    %A = memref.alloc() : {ab}
+    %B = memref.alloc() : {ab}
+    %C = memref.alloc() : {cc}
+    %R = memref.alloc() : {cc}
+    %Au = memref.cast %A : {ab} to memref<*xf16>
+    %Bu = memref.cast %B : {ab} to memref<*xf16>
+    %Cu = memref.cast %C : {cc} to memref<*xf32>
+    %Ru = memref.cast %R : {cc} to memref<*xf32>
+    call @fillResource1DRandomF16(%Au, %lo, %hi, %false) : (memref<*xf16>, f32, f32, i1) -> ()
+    call @fillResource1DRandomF16(%Bu, %lo, %hi, %false) : (memref<*xf16>, f32, f32, i1) -> ()
+    %dA = gpu.alloc () : {ab}
+    %dB = gpu.alloc () : {ab}
+    %dC = gpu.alloc () : {cc}
+    gpu.memcpy %dA, %A : {ab}, {ab}
+    gpu.memcpy %dB, %B : {ab}, {ab}
+{launches}
+    gpu.wait
+    gpu.memcpy %C, %dC : {cc}, {cc}
+    call @gemmF16F16F16(%Au, %Bu, %Ru) : (memref<*xf16>, memref<*xf16>, memref<*xf32>) -> ()
+    call @printAllcloseF32(%Cu, %Ru) : (memref<*xf32>, memref<*xf32>) -> ()
+    return
+  }}
+{_DECLS}}}
+"""
+
+
+def ref_gemm_program(p: dict) -> str:
+    """(g) The reference utility alone: ``gemmF16F16F32`` on random integer-valued f16 A and B in [-4, 4]
+    (``fillResource1DRandomF16`` with genInt), so every partial sum is an integer below 2^24 and exact in f32;
+    a host loop recomputes C[0][0] and C[N-1][N-1] and prints their differences from the utility's (``0``)."""
+    n = p["n"]
+    ab, cc = f"memref<{n}x{n}xf16>", f"memref<{n}x{n}xf32>"
+    checks = []
+    for tag, idx in (("x", "%c0"), ("y", "%cl")):
+        checks.append(f"""    %s{tag} = scf.for %k = %c0 to %cn step %c1 iter_args(%acc = %z) -> (f32) {{
+      %a = memref.load %A[{idx}, %k] : {ab}
+      %b = memref.load %B[%k, {idx}] : {ab}
+      %af = arith.extf %a : f16 to f32
+      %bf = arith.extf %b : f16 to f32
+      %pr = arith.mulf %af, %bf : f32
+      %nx = arith.addf %acc, %pr : f32
+      scf.yield %nx : f32
+    }}
+    %g{tag} = memref.load %C[{idx}, {idx}] : {cc}
+    %d{tag} = arith.subf %g{tag}, %s{tag} : f32
+    vector.print %d{tag} : f32""")
+    check_text = "\n".join(checks)
+    return f"""module {{
+  func.func @main() {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %cn = arith.constant {n} : index
+    %cl = arith.constant {n - 1} : index
+    %z = arith.constant 0.0 : f32
+    %lo = arith.constant -4.0 : f32
+    %hi = arith.constant 5.0 : f32
+    %true = arith.constant true
+    %A = memref.alloc() : {ab}
+    %B = memref.alloc() : {ab}
+    %C = memref.alloc() : {cc}
+    %Au = memref.cast %A : {ab} to memref<*xf16>
+    %Bu = memref.cast %B : {ab} to memref<*xf16>
+    %Cu = memref.cast %C : {cc} to memref<*xf32>
+    call @fillResource1DRandomF16(%Au, %lo, %hi, %true) : (memref<*xf16>, f32, f32, i1) -> ()
+    call @fillResource1DRandomF16(%Bu, %lo, %hi, %true) : (memref<*xf16>, f32, f32, i1) -> ()
+    call @gemmF16F16F32(%Au, %Bu, %Cu) : (memref<*xf16>, memref<*xf16>, memref<*xf32>) -> ()
+{check_text}
+    return
+  }}
+{_DECLS}}}
+"""
 
 
 # (c) VC and WG GEMMs, (d) end to end, (e) flash attention: programs from tools/bench_programs.py
@@ -284,7 +410,7 @@ def _vc_wg_gemm(level: str, et: str) -> Workload:
     tile = "32x32 per thread" if level == "vc" else "256x256 per workgroup, sg_layout [8, 4]"
     return Workload(
         f"{level}-{et}", f"(c) {et}->f32 GEMM N^3 through xegpu ops at {level.upper()} level ({tile})",
-        lambda quick: {"n": 256 if quick else 1024, "level": level, "type": et},
+        lambda quick: {"n": 256 if quick else 1024, "level": level, "type": et, "random": True},
         lambda p: (_bp().vc_gemm_program if level == "vc" else _bp().wg_gemm_program)(p),
         lambda p: p["n"] ** 3, lambda p: _bp().xegpu_gemm_expected(p), lambda p: (p["n"], p["n"], p["n"]), 30.0,
         warm_launch=True)
@@ -309,6 +435,18 @@ WORKLOADS: dict[str, Workload] = {
         "e2e-4096", "(d) end-to-end f16 GEMM program N^3 (WG kernel, host init, gemm reference, printAllclose)",
         lambda quick: {"n": 1024 if quick else 4096}, lambda p: _bp().e2e_gemm_program(p), lambda p: p["n"] ** 3,
         lambda p: _bp().e2e_gemm_expected(p), lambda p: (p["n"], p["n"], p["n"]), 120.0),
+    "upstream-sg": Workload(
+        "upstream-sg", "(f) upstream-style SG f16 GEMM program N^3, random inputs, gemmF16F16F16 + printAllclose",
+        lambda quick: {"n": 1024 if quick else 4096}, upstream_gemm_program, lambda p: p["n"] ** 3,
+        lambda p: "[ALLCLOSE: TRUE]\n", lambda p: (p["n"], p["n"], p["n"]), 25.0),
+    "upstream-121": Workload(
+        "upstream-121", "(f) the same program launching its GEMM 121 times on unchanged inputs (launch reuse)",
+        lambda quick: {"n": 1024 if quick else 4096, "launches": 121}, upstream_gemm_program,
+        lambda p: p["n"] ** 3 * p["launches"], lambda p: "[ALLCLOSE: TRUE]\n", lambda p: (p["n"], p["n"], p["n"])),
+    "ref-gemm": Workload(
+        "ref-gemm", "(g) reference utility gemmF16F16F32 alone, N^3, random integer-valued f16 inputs",
+        lambda quick: {"n": 1024 if quick else 4096}, ref_gemm_program, lambda p: p["n"] ** 3,
+        lambda p: "0\n0\n", lambda p: (p["n"], p["n"], p["n"]), 5.0),
     "flash-attn": Workload(
         "flash-attn", "(e) flash attention seq x head dim (WG kernel, online softmax) + f32 host reference",
         lambda quick: {"s": 256 if quick else 1024, "d": 64, "heads": 1}, lambda p: _bp().flash_attention_program(p),
@@ -389,11 +527,16 @@ def main(argv: list[str] | None = None) -> int:
                     help="cached runs per workload and job count, interleaved across job counts; the best is kept")
     ap.add_argument("--cached-only", action="store_true",
                     help="one warm-up run (not reported) instead of the 'first' record, then the cached run")
+    ap.add_argument("--examples", action="store_true",
+                    help="instead of the workloads: the fresh-install first run (empty caches) and a cached run of "
+                         "every program in examples/, through 'xesim check' (output checked)")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.child:
         child(args.child)
         return 0
+    if args.examples:
+        return examples_first_run(args.json)
     jobs_list: list[str | None] = [None] if args.jobs is None else [j.strip() for j in args.jobs.split(",")]
     records = []
     with tempfile.TemporaryDirectory(prefix="xesim-bench-") as tmp:
@@ -451,6 +594,45 @@ def main(argv: list[str] | None = None) -> int:
     return 0 if all(r["correct"] for r in records) else 1
 
 
+def examples_first_run(json_path: str | None = None) -> int:
+    """The first ``xesim check`` of every ``examples/*.mlir`` on a fresh install (empty ``XESIM_CACHE_DIR`` and
+    ``NUMBA_CACHE_DIR``: numba compiles every kernel the program needs) and a second, cached one; wall time of
+    the whole process, and its ratio to numpy's float32 1024^3 matmul timed in the same run."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir)
+    paths = sorted(os.path.join(root, "examples", f) for f in os.listdir(os.path.join(root, "examples"))
+                   if f.endswith(".mlir"))
+    np_s = numpy_matmul_s(1024, 1024, 1024)
+    records = []
+    for path in paths:
+        with tempfile.TemporaryDirectory(prefix="xesim-first-") as tmp:
+            env = dict(os.environ)
+            env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed xesim has its bytecode compiled
+            env["XESIM_CACHE_DIR"] = os.path.join(tmp, "xesim")
+            env["NUMBA_CACHE_DIR"] = os.path.join(tmp, "numba")
+            rec = {"example": os.path.basename(path), "numpy_matmul_s": np_s}
+            for variant in ("first", "cached"):
+                t0 = time.perf_counter()
+                proc = subprocess.run([sys.executable, "-m", "xesim.cli", "check", path], capture_output=True,
+                                      text=True, env=env)
+                rec[f"{variant}_s"] = time.perf_counter() - t0
+                rec[f"{variant}_ok"] = proc.returncode == 0
+            records.append(rec)
+            print(f"  {rec['example']}: first {rec['first_s']:.2f} s, cached {rec['cached_s']:.2f} s", file=sys.stderr,
+                  flush=True)
+    head = f"{'example':<24}{'first s':>9}{'x numpy':>9}{'cached s':>10}{'x numpy':>9}  ok"
+    print(f"numpy float32 1024^3 matmul: {np_s:.4f} s")
+    print(head)
+    print("-" * len(head))
+    for r in records:
+        ok = "yes" if r["first_ok"] and r["cached_ok"] else "NO"
+        print(f"{r['example']:<24}{r['first_s']:>9.2f}{r['first_s'] / np_s:>9.0f}{r['cached_s']:>10.2f}"
+              f"{r['cached_s'] / np_s:>9.0f}  {ok}")
+    if json_path:
+        with open(json_path, "w") as f:
+            json.dump(records, f, indent=2)
+    return 0 if all(r["first_ok"] and r["cached_ok"] for r in records) else 1
+
+
 def _jobs_env(env: dict, jobs: str | None) -> dict:
     if jobs is None:
         return env
@@ -490,7 +672,7 @@ def _table(records: list[dict]) -> None:
     print(head)
     print("-" * len(head))
     for r in records:
-        size = "x".join(str(v) for v in r["size"].values() if isinstance(v, int))
+        size = "x".join(str(v) for v in r["size"].values() if isinstance(v, int) and not isinstance(v, bool))
         tgt = f"{r['target_s']:.0f} s" if r["target_s"] and r["size"] and not r.get("quick") else ""
         kg = f"{r['kernel_gflops']:.2f}" if r.get("kernel_gflops") and r["kernel_s"] > 0.01 else "-"
         launches = "".join(f"{r[f'{key}_launch_s']:>8.3f}{r[f'{key}_gflops']:>8.2f}" if f"{key}_launch_s" in r

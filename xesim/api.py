@@ -30,6 +30,7 @@ ENVIRONMENT = {
     "XESIM_ENGINE": "engine", "XESIM_GRF": "grf", "XESIM_JOBS": "jobs", "XESIM_BATCH": "batch",
     "XESIM_BATCH_DEBUG": "debug batch", "XESIM_JOBS_DEBUG": "debug jobs", "XESIM_JIT_DEBUG": "debug jit",
 }
+ENVIRONMENT["XESIM_NO_LAUNCH_REUSE"] = "launch_reuse off"  # xesim/exec/launch_reuse.py
 
 
 def config_from_environment(environ: Mapping[str, str] | None = None, **options: Any) -> RunConfig:
@@ -37,8 +38,8 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
     fields), with the environment-variable aliases of :data:`ENVIRONMENT` for the options not given: ``XESIM_ENGINE``
     (fast | reference | both), ``XESIM_GRF`` (off | track | checked), ``XESIM_JOBS`` (a positive integer),
     ``XESIM_BATCH`` (instances per batch; below 2: no batching), ``XESIM_BATCH_DEBUG`` / ``XESIM_JOBS_DEBUG`` /
-    ``XESIM_JIT_DEBUG`` (non-empty: report on stderr).  A bad value is a :class:`~xesim.diagnostics.DiagnosticError`
-    naming the variable."""
+    ``XESIM_JIT_DEBUG`` (non-empty: report on stderr), ``XESIM_NO_LAUNCH_REUSE`` (1: ``launch_reuse`` off).  A bad
+    value is a :class:`~xesim.diagnostics.DiagnosticError` naming the variable."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
 
     env = os.environ if environ is None else environ
@@ -67,6 +68,12 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
             if n < (1 if key == "jobs" else 0):
                 raise bad(name, raw, "a positive integer" if key == "jobs" else "a non-negative integer")
             found[key] = n
+    # launch reuse (xesim/exec/launch_reuse.py): XESIM_NO_LAUNCH_REUSE=1 is --no-launch-reuse
+    raw = env.get("XESIM_NO_LAUNCH_REUSE", "").strip().lower()
+    if raw and options.get("launch_reuse") is None:
+        if raw not in ("1", "true", "yes", "0", "false", "no"):
+            raise bad("XESIM_NO_LAUNCH_REUSE", raw, "1 (reuse off) or 0")
+        found["launch_reuse"] = raw in ("0", "false", "no")
     debug = set(options.pop("debug", ()) or ())
     debug |= {topic for name, topic in (("XESIM_BATCH_DEBUG", "batch"), ("XESIM_JOBS_DEBUG", "jobs"),
                                         ("XESIM_JIT_DEBUG", "jit")) if env.get(name, "").strip()}

@@ -110,7 +110,8 @@ def _run_module(module, args: argparse.Namespace, out) -> tuple:
         # flags, with the environment-variable aliases of the options they leave unset (xesim.api.ENVIRONMENT)
         engine = make_engine(module, out=out, seed=args.seed, target=args.target, strict=args.strict,
                              dpas_model=args.dpas_model, schedule=args.schedule, check_races=args.check_races,
-                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats)
+                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats,
+                             launch_reuse=False if args.no_launch_reuse else None)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -121,6 +122,9 @@ def _run_module(module, args: argparse.Namespace, out) -> tuple:
             from xesim.api import register_file
 
             print(register_file(engine).report(), file=sys.stderr)
+            from xesim.exec.launch_reuse import reuse_state
+
+            print(reuse_state(engine).report(), file=sys.stderr)
         if args.explain_assumptions:
             _explain(engine)
 
@@ -274,6 +278,9 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
                        help="run the workgroups of each kernel launch in N processes (default: XESIM_JOBS or the "
                             "number of cores; the results do not depend on N)")
+        r.add_argument("--no-launch-reuse", action="store_true",
+                       help="execute every kernel launch, even one identical to its kernel's previous launch (same "
+                            "arguments and input bytes; by default such a launch takes that launch's writes)")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
         if name == "check":

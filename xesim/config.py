@@ -38,7 +38,9 @@ class RunConfig:
     ``kernel_reference``: kernels take their reference paths (set for the second run of ``both``); ``jobs``:
     processes (or threads) per launch, None for the number of usable cores; ``batch``: the most instances one
     batch runs together (below 2: no batching); ``debug``: topics reported on stderr; ``stats``: per-kernel
-    register statistics after the run.
+    register statistics after the run.  ``launch_reuse``: a launch identical to its kernel's previous one (same
+    arguments, same bytes in everything it may read or write, deterministic kernel) takes that launch's writes
+    instead of running (xesim/exec/launch_reuse.py).
     """
 
     target: str = "pvc"
@@ -56,6 +58,7 @@ class RunConfig:
     batch: int = 2048
     debug: frozenset[str] = field(default_factory=frozenset)
     stats: bool = False
+    launch_reuse: bool = True
 
     def __post_init__(self) -> None:
         for name, allowed in (("engine", ENGINE_MODES), ("grf", GRF_MODES), ("schedule", SCHEDULES)):

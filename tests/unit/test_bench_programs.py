@@ -135,3 +135,16 @@ def test_flash_attention_generator_rejects_bad_shapes():
         bp.flash_attention_program({"s": 100, "d": 64})
     with pytest.raises(ValueError):
         bp.flash_attention_program({"s": 128, "d": 32})  # 1/sqrt(32) is not a power of two
+
+
+@pytest.mark.parametrize("et", ["f16", "bf16"])
+def test_random_inputs_variant_checks_against_the_reference_utility(et):
+    """tools/bench.py takes its (c) figures on random inputs (issue 32): A and B from fillResource1DRandom, the
+    kernel's C compared with the utility reference; swapping A and B in the reference makes the check fail."""
+    p = {"m": 128, "n": 128, "k": 128, "type": et, "random": True}
+    text = bp.vc_gemm_program(p)
+    assert "fillResource1DRandom" in text and "arith.remui" not in text
+    assert _run(text) == bp.xegpu_gemm_expected(p) == "[ALLCLOSE: TRUE]\n"
+    ref = "gemmF16F16F32" if et == "f16" else "gemmBF16BF16F32"
+    swapped = text.replace(f"call @{ref}(%Au, %Bu, %Ru)", f"call @{ref}(%Bu, %Au, %Ru)")
+    assert swapped != text and _run(swapped) == "[ALLCLOSE: FALSE]\n"

@@ -88,7 +88,7 @@ class Engine:
     def launch(self, kernel: Operation, name: str, grid: tuple, block: tuple, args: list, launch_op: Any) -> None:
         """Run ``kernel`` over ``grid`` x ``block`` with ``args`` (:func:`xesim.exec.launcher.launch_kernel`), as the
         observers wrap launches (:meth:`xesim.exec.hooks.Observer.wrap_launch`: the engine cross-check runs it
-        twice)."""
+        twice), unless an identical earlier launch's writes can be reused (:mod:`xesim.exec.launch_reuse`)."""
         from xesim.exec.launcher import launch_kernel
 
         def run(kernel: Operation, name: str, grid: tuple, block: tuple, args: list, launch_op: Any) -> None:
@@ -96,7 +96,10 @@ class Engine:
 
         for obs in self.observers:
             run = obs.wrap_launch(self, run)
-        run(kernel, name, grid, block, args, launch_op)
+        # an identical earlier launch's writes instead of running again, when allowed (xesim/exec/launch_reuse.py)
+        from xesim.exec.launch_reuse import reuse_state
+
+        reuse_state(self).launch(self, run, kernel, name, grid, block, args, launch_op)
 
     def compile_loop(self, op: Operation, cx: Any, interpret: Any) -> Any:
         """The step of host ``scf.for`` ``op``: the compiled loop nest rooted at it when possible

@@ -31,6 +31,9 @@ class Observer:
     name = "an observer"
     #: the observer follows single subgroups: the launches it watches never batch and stay in one process
     per_instance = False
+    #: the observer must see every launch execute: while it is subscribed no launch takes an identical earlier
+    #: launch's writes instead of running (xesim/exec/launch_reuse.py).  True unless an observer says otherwise.
+    needs_execution = True
 
     def instrument(self, op: Any, cx: Any, step: Any, is_term: bool) -> Any:
         """The step (``step(frame)``; for a terminator ``term(frame) -> (target, values)``) to run for ``op``

@@ -15,6 +15,13 @@ import numpy as np
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 
 
+def _only_writes(op: Any) -> bool:
+    """A use that cannot read through its memref / descriptor operands: it reads only the descriptor
+    (``inspects``), or writes memory and reads none (a store; traits of isa/dialects).  Any other use may read."""
+    traits = op.opdef.traits if op.opdef is not None else frozenset()
+    return "inspects" in traits or ("writes_memory" in traits and "reads_memory" not in traits)
+
+
 def _only_reads(op: Any) -> bool:
     """A use that cannot write through its memref / descriptor operands: it reads only the descriptor
     (``inspects``: ``memref.dim``), or reads memory and writes none (traits of isa/dialects).  Any other use --
@@ -40,13 +47,27 @@ def written_arguments(kernel: Any) -> frozenset[int]:
         return frozenset(range(len(ft.inputs)))
     out = set()
     for i, arg in enumerate(entry.args[:len(ft.inputs)]):
-        if not isinstance(arg.type, (T.MemRefType, T.UnrankedMemRefType)) or _may_write(arg):
+        if not isinstance(arg.type, (T.MemRefType, T.UnrankedMemRefType)) or _reaches(arg, _only_reads):
             out.add(i)
     return frozenset(out)
 
 
-def _may_write(root: Any) -> bool:
-    """True unless every use of ``root`` and of what derives from it only reads (:func:`written_arguments`)."""
+def read_arguments(kernel: Any) -> frozenset[int]:
+    """Positions of the kernel's arguments whose memory it may read: as :func:`written_arguments` with the roles
+    swapped -- an argument is left out only when every value derived from it is used by ops that only write
+    (a store: trait ``writes_memory`` without ``reads_memory``) or only inspect the descriptor.  Non-memref
+    arguments are always included (an integer may be an address)."""
+    ft = kernel.attributes["function_type"].type
+    entry = kernel.regions[0].blocks[0] if kernel.regions and kernel.regions[0].blocks else None
+    if entry is None:
+        return frozenset(range(len(ft.inputs)))
+    return frozenset(i for i, arg in enumerate(entry.args[:len(ft.inputs)])
+                     if not isinstance(arg.type, (T.MemRefType, T.UnrankedMemRefType)) or _reaches(arg, _only_writes))
+
+
+def _reaches(root: Any, harmless: Any) -> bool:
+    """True unless every use of ``root`` and of what derives from it is ``harmless`` (only reads, for
+    :func:`written_arguments`; only writes, for :func:`read_arguments`)."""
     seen = {id(root)}
     todo = [root]
     while todo:
@@ -56,7 +77,7 @@ def _may_write(root: Any) -> bool:
             for pos, x in enumerate(op.operands):
                 if x is not v:
                     continue
-                if _only_reads(op):
+                if harmless(op):
                     continue
                 if _views(op) and pos == 0:
                     derived.extend(op.results)

@@ -37,8 +37,9 @@ element type (see :func:`xesim.runtime.utils_print.memref_arg`).
   the prefixes of the three messages; the remainder of each (sizes / strides in brackets) is xesim's
   reconstruction.  Implementation: each ``c[i][j]`` sees exactly the sequence
   ``c ← fp32(c + fp32(a[i][k]·b[k][j]))`` for k = 0..K−1; the loop order over (i, j) does not change any
-  element's value, so the work is vectorised over (i, j) for each k (numpy float32 ufuncs, or a numba
-  kernel for large sizes, compiled without fast-math so no FMA contraction or reassociation).  Never BLAS.
+  element's value, so the work is vectorised over (i, j) for each k (numpy float32 ufuncs, or for large sizes
+  the blocked multi-threaded numba kernel of xesim/runtime/reference_kernels.py, which splits rows, never k,
+  and is compiled without fast-math so no FMA contraction or reassociation).  Never BLAS.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ from xesim.exec.faults import ExecFault
 from xesim.exec.values import MemRefValue
 from xesim.print_formats import format_g
 from xesim.runtime.externals import external
+from xesim.runtime.reference_kernels import gemm_f32_blocked
 from xesim.runtime.utils_print import C_TYPES, memref_arg, read_as, write_as
 
 ATOL = np.float32(1e-4)
@@ -228,39 +230,16 @@ def gemm_f32_numpy(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
     return c
 
 
-_numba_kernel: Any = None
+def gemm_f32_numba(a: np.ndarray, b: np.ndarray, c: np.ndarray, threads: int | None = None) -> np.ndarray:
+    """Same result as :func:`gemm_f32_numpy`, compiled and multi-threaded (xesim/runtime/reference_kernels.py)."""
+    return gemm_f32_blocked(a, b, c, threads)
 
 
-def gemm_f32_numba(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    """Same result as :func:`gemm_f32_numpy` via a numba i-k-j loop (no fastmath: no FMA, no reordering)."""
-    global _numba_kernel
-    if _numba_kernel is None:
-        import numba
-
-        @numba.njit(cache=True, fastmath=False)
-        def kernel(a, b, c):  # pragma: no cover - compiled
-            M, K = a.shape
-            N = b.shape[1]
-            for i in range(M):
-                for k in range(K):
-                    aik = a[i, k]
-                    for j in range(N):
-                        c[i, j] = c[i, j] + aik * b[k, j]
-
-        _numba_kernel = kernel
-    c = np.array(c, dtype=np.float32, copy=True, order="C")
-    _numba_kernel(np.ascontiguousarray(a, np.float32), np.ascontiguousarray(b, np.float32), c)
-    return c
-
-
-def gemm_f32(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+def gemm_f32(a: np.ndarray, b: np.ndarray, c: np.ndarray, threads: int | None = None) -> np.ndarray:
     M, K = a.shape
     N = b.shape[1]
     if M * N * K >= NUMBA_THRESHOLD:
-        try:
-            return gemm_f32_numba(a, b, c)
-        except ImportError:  # pragma: no cover - numba is a dependency
-            pass
+        return gemm_f32_numba(a, b, c, threads)
     return gemm_f32_numpy(a, b, c)
 
 
@@ -283,7 +262,7 @@ def _gemm(name: str, ab_type: np.dtype, round_f16: bool):
                 return
         a = read_as(A, ab_type).astype(np.float32)
         b = read_as(B, ab_type).astype(np.float32)
-        c = gemm_f32(a, b, read_as(C, _F32))
+        c = gemm_f32(a, b, read_as(C, _F32), getattr(getattr(engine, "config", None), "jobs", None))
         if round_f16:
             with np.errstate(over="ignore"):
                 c = c.astype(np.float16).astype(np.float32)
