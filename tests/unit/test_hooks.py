@@ -81,6 +81,8 @@ def test_the_standard_observers_come_from_the_configuration_only() -> None:
     assert names(grf="off") == []
     assert names(grf="checked", check_races=True, engine="both") == ["RaceObserver", "RegisterFileObserver",
                                                                        "EngineCrossCheck"]
+    assert names(grf="checked", check_races=True, check_memory="init", engine="both") == [
+        "RaceObserver", "MemoryChecker", "RegisterFileObserver", "EngineCrossCheck"]
     assert names(grf="off", engine="reference") == []
 
 
