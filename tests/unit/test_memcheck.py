@@ -277,6 +277,29 @@ def test_a_masked_off_lane_out_of_bounds_at_the_vc_level(tmp_path: Path) -> None
 
 
 # ================================================================================== init: kernels
+@pytest.mark.parametrize("level", ["sg", "lane"])
+def test_scattered_lanes_reading_unwritten_bytes_are_named(tmp_path: Path, level: str) -> None:
+    # the host writes columns 0..7 of each row only. SG: enabled lanes 8..13 (offsets 8..13) and 15 (offset 255)
+    # read unwritten bytes; lane level: even lanes l read offset l, so lanes 8, 10, 12, 14 do. The first is lane 8
+    # (byte 32); every unwritten lane is a finding
+    body = SG_SCATTER.replace("MASK14", "false") if level == "sg" else LANE_SCATTER
+    text = _program(body).replace("scf.for %j = %c0 to %c16", "scf.for %j = %c0 to %c8")
+    status, _, err = _run(tmp_path, text, "--check-memory=init")
+    assert status == 1
+    assert (f"{_loc(text, 'xegpu.load %flat')}: error: 'xegpu.load' op reads 4 byte(s) that nothing has written, "
+            "the first at 0x") in err, err
+    assert "(byte 32 of device allocation %din [0x" in err and f"({CTX}, lane 8)" in err, err
+    # with every byte of %in written, nothing is reported
+    status, _, err = _run(tmp_path, _program(body), "--check-memory=init")
+    assert status == 0 and "no findings" in err, err
+    # without the memset of %out, only the 16 elements of row 0 the kernel stores are written: printing the copy
+    # reads the other 960 bytes (fresh device memory: a warning), from byte 64 on
+    text = _program(body).replace("    gpu.memset %dout, %zero : memref<16x16xf32>, f32\n", "")
+    status, _, err = _run(tmp_path, text, "--check-memory=init")
+    assert status == 0 and f"{_loc(text, 'call @printMemrefF32')}: warning: 'func.call' op reads 960 byte(s)" in err
+    assert "(byte 64 of host allocation %h [0x" in err, err
+
+
 def test_a_kernel_reading_gpu_alloc_memory_nothing_wrote_is_a_warning(tmp_path: Path) -> None:
     # %dout is read before anything wrote it when the memset is removed; %in was copied in
     body = _block(0, 0).replace("%t = xegpu.create_nd_tdesc %in", "%t = xegpu.create_nd_tdesc %out")
@@ -295,10 +318,15 @@ def test_a_kernel_reading_gpu_alloc_memory_nothing_wrote_is_a_warning(tmp_path: 
     assert status == 0 and "warning" not in err and "no findings" in err, err
 
 
-def test_undefined_host_bytes_copied_to_the_device_are_an_error_where_a_kernel_reads_them(tmp_path: Path) -> None:
+@pytest.mark.parametrize("level", ["sg", "lane", "vc"])
+def test_undefined_host_bytes_copied_to_the_device_are_an_error_where_a_kernel_reads_them(tmp_path: Path,
+                                                                                         level: str) -> None:
     # the host fills columns 0..7 of %h only; the whole buffer is copied to %in (silent), the kernel's 8x16 load
     # reads columns 8..15 of rows 0..7: 64 elements, 256 bytes, the first at byte 32 (row 0, column 8)
-    text = _program(_block(0, 0)).replace("scf.for %j = %c0 to %c16", "scf.for %j = %c0 to %c8")
+    vt = "vector<8xf32>" if level == "lane" else "vector<8x16xf32>"
+    attrs = "attributes {VectorComputeFunctionINTEL}" if level == "vc" else ""
+    text = _program(_block(0, 0, vt=vt), attrs=attrs, threads=1 if level == "vc" else 16)
+    text = text.replace("scf.for %j = %c0 to %c16", "scf.for %j = %c0 to %c8")
     status, _, err = _run(tmp_path, text, "--check-memory=init")
     assert status == 1
     assert (f"{_loc(text, 'xegpu.load_nd')}: error: 'xegpu.load_nd' op reads 256 byte(s) that nothing has written, "
