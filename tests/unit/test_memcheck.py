@@ -7,6 +7,7 @@ Expected counts and values are worked out by hand from the programs (comments ne
 
 from __future__ import annotations
 
+import io
 import re
 import tomllib
 from pathlib import Path
@@ -512,6 +513,23 @@ def test_allocations_never_freed_are_reported_by_the_op_that_made_them(tmp_path:
     freed = body.replace("FREE", "memref.dealloc %a : memref<16xf32>") + "\n    gpu.dealloc %d : memref<8xf32>"
     status, _, err = _run(tmp_path, _host(freed), "--check-memory=leaks")
     assert status == 0 and err.strip() == "xesim: memory check (--check-memory=leaks): no findings", err
+
+
+def test_freed_allocations_leave_nothing_behind(tmp_path: Path) -> None:
+    # 50 allocations of 1 MB made and freed in a loop: the checker keeps no shadow of them
+    from xesim.observe.memcheck import MemoryChecker
+
+    text = _host("""    %c50 = arith.constant 50 : index
+    scf.for %i = %c0 to %c50 step %c1 {
+      %a = memref.alloc() : memref<262144xf32>
+      memref.store %f1, %a[%i] : memref<262144xf32>
+      %x = memref.load %a[%i] : memref<262144xf32>
+      memref.dealloc %a : memref<262144xf32>
+    }""")
+    engine = xesim.api.make_engine(xesim.load(text).module, out=io.StringIO(), err=io.StringIO(), check_memory="all")
+    checker = next(o for o in engine.observers if isinstance(o, MemoryChecker))
+    engine.run("main")
+    assert checker.shadows == {} and checker.made == {} and checker.findings == {}
 
 
 def test_leaks_of_a_kernel_program_and_selection(tmp_path: Path) -> None:

@@ -61,6 +61,7 @@ import numpy as np
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
 from xesim.hw.memory import Allocation
+from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.observe.races import ATOMIC, FOOTPRINTS, READ, WRITE, _scatter_bits
 
 I64 = np.int64
@@ -69,6 +70,8 @@ I64 = np.int64
 ALLOCATING = ("memref.alloc", "memref.alloca", "gpu.alloc", "memref.get_global")
 #: ops whose allocations must be freed (the leak check)
 MUST_FREE = ("memref.alloc", "gpu.alloc")
+#: ops that free allocations (their shadows and leak records are dropped)
+FREEING = ("memref.dealloc", "gpu.dealloc")
 BLOCK_OPS = ("xegpu.load_nd", "xegpu.store_nd")
 #: copies: the written-ness of the source's bytes is carried to the destination's (not a use of either)
 COPY_OPS = ("memref.copy", "gpu.memcpy")
@@ -151,6 +154,8 @@ class MemoryChecker(Observer):
         name = op.name
         if name in ALLOCATING:
             return self._allocating(op, cx, step)
+        if name in FREEING:
+            return self._freeing(op, cx, step)
         if name in BLOCK_OPS and (self.bounds or self.init):
             return self._block(op, cx, step)
         if name in SCATTER_OPS and (self.bounds or self.init):
@@ -301,6 +306,27 @@ class MemoryChecker(Observer):
                         self._made(a, op, written)
 
         return allocating
+
+    def _freeing(self, op: Any, cx: Any, step: Any) -> Any:
+        """``memref.dealloc`` / ``gpu.dealloc``: once the op has freed the allocation, its shadow and leak record
+        go (a program that allocates and frees in a loop keeps nothing)."""
+        from xesim.exec.values import MemRefValue
+
+        slots = [cx.slot(v) for v in op.operands if isinstance(v.type, T.MemRefType)]
+
+        def freeing(fr: list) -> None:
+            values = [x for s in slots for x in _items(fr[s])]
+            step(fr)
+            for m in values:
+                a = m.alloc if isinstance(m, MemRefValue) else None
+                if a is not None and not a.alive:
+                    sh = self._table(a).get(id(a))
+                    if sh is not None and sh.alloc is a:
+                        del self._table(a)[id(a)]
+                        self.epoch += 1
+                    self.made.pop(id(a), None)
+
+        return freeing
 
     def _followed(self, op: Any, cx: Any, step: Any, fp: Any) -> Any:
         """An op with a footprint ``fp(fr) -> [(space, starts, nbytes, kind)]``: its reads checked before it runs,
