@@ -17,8 +17,9 @@ the memory xesim simulates.  Off by default; ``--check-memory=init,bounds,leaks`
   attributions; memory made elsewhere (``xesim.launch``'s array arguments) counts as written.
 * ``bounds`` — a 2D (or 1D) block load or store (``xegpu.load_nd``/``store_nd``) whose block falls partly or wholly
   outside its surface: the hardware reads those elements as 0 and drops them on stores, silently
-  (spec/pvc-hardware.md §1.4); and a scattered load or store (``xegpu.load``/``store``) whose *masked-off* lanes
-  carry addresses outside the source: they access nothing (§2.2).  An *enabled* lane out of bounds is already an
+  (spec/pvc-hardware.md §1.4); and a scattered load, store or atomic (``xegpu.load``/``store``/``atomic_rmw``)
+  whose *masked-off* lanes carry addresses outside the source: they access nothing (§2.2; atomics only where the
+  target honours their mask, ``atomics.honour_mask``, and not at the lane level).  An *enabled* lane out of bounds is already an
   error of the op itself (undefined on the hardware, §6 item 16), naming the lane.  Prefetches have no
   architectural effect and are not checked.
 * ``leaks`` — allocations made by ``memref.alloc`` or ``gpu.alloc`` (in host code or kernels) still live when the
@@ -160,6 +161,8 @@ class MemoryChecker(Observer):
             return self._block(op, cx, step)
         if name in SCATTER_OPS and (self.bounds or self.init):
             return self._scatter(op, cx, step)
+        if name == "xegpu.atomic_rmw" and self.bounds:
+            return self._atomic(op, cx, self._followed(op, cx, step, FOOTPRINTS[name](op, cx)) if self.init else step)
         if not self.init:
             return step
         if name in COPY_OPS:
@@ -457,14 +460,7 @@ class MemoryChecker(Observer):
         def scattered(fr: list) -> None:
             lanes = lanes_of(fr)
             if self.bounds:
-                masked = [ln for ln in lanes if not ln.enabled and ln.outside]
-                if masked:
-                    first = masked[0]
-                    more = f"; {len(masked) - 1} more masked-off lane(s) likewise" if len(masked) > 1 else ""
-                    msg = (f"lane {first.lane} is masked off and its {first.chunk} element(s) at element offset "
-                           f"{first.offset} (address 0x{first.address:x}) lie outside {first.where}: a masked-off "
-                           f"lane accesses nothing (spec/pvc-hardware.md §2.2){more}")
-                    self._report(op, "bounds", msg, False, _context(ks, first.lane))
+                self._masked_outside(op, ks, lanes)
             inside = [ln for ln in lanes if ln.enabled and not ln.outside] if self.init else []
             if load:
                 for ln in inside:
@@ -477,6 +473,46 @@ class MemoryChecker(Observer):
                         self._writes(alloc, sel)
 
         return scattered
+
+    def _atomic(self, op: Any, cx: Any, inner: Any) -> Any:
+        """``xegpu.atomic_rmw`` at the SG/VC level: masked-off lanes out of bounds (``bounds``; ``inner`` follows
+        its bytes for ``init``).  At the lane level each lane's mask is its own operand: not checked."""
+        from xesim.decode.xegpu import decode_scatter_access
+        from xesim.exec.ops.xegpu import _operand
+        from xesim.exec.ops.xegpu_scatter import _mask_getter
+        from xesim.hw.atomics import atomic_lane_mask
+
+        access = decode_scatter_access(op)
+        if access.simt:
+            return inner
+        lanes = int(np.prod(access.lane_shape))
+        get_mask = _mask_getter(cx, op, access.lane_shape)
+        s_td = cx.slot(_operand(op, "tensorDesc"))
+        engine = cx.engine
+        ks = engine.kstate
+
+        def atomic(fr: list) -> None:
+            d = fr[s_td]
+            mask = np.asarray(get_mask(fr), bool).reshape(-1)
+            if ks.level != "vc":
+                mask = np.asarray(atomic_lane_mask(engine.target, mask, lanes), bool).reshape(-1)
+            self._masked_outside(op, ks, _lanes(engine, d.space, d.base, np.asarray(d.offsets, I64).reshape(-1),
+                                                mask, d.elem_bytes, d.chunk, d.limit, d.origin, None))
+            inner(fr)
+
+        return atomic
+
+    def _masked_outside(self, op: Any, ks: Any, lanes: list[_Lane]) -> None:
+        """The ``bounds`` finding of a scattered message: its masked-off lanes whose elements lie outside the
+        source (the first one named, the others counted in the message)."""
+        masked = [ln for ln in lanes if not ln.enabled and ln.outside]
+        if masked:
+            first = masked[0]
+            more = f"; {len(masked) - 1} more masked-off lane(s) likewise" if len(masked) > 1 else ""
+            msg = (f"lane {first.lane} is masked off and its {first.chunk} element(s) at element offset "
+                   f"{first.offset} (address 0x{first.address:x}) lie outside {first.where}: a masked-off "
+                   f"lane accesses nothing (spec/pvc-hardware.md §2.2){more}")
+            self._report(op, "bounds", msg, False, _context(ks, first.lane))
 
 
 # ================================================================================== helpers
@@ -671,31 +707,35 @@ def _outside(space: Any, address: int, nbytes: int, offset: int, chunk: int, lim
     return a is None or not a.alive or address + nbytes > a.end
 
 
+def _lanes(engine: Any, space: Any, base: int, offs: np.ndarray, mask: np.ndarray, isz: int, chunk: int,
+           limit: int | None, origin: str, numbers: Any) -> list[_Lane]:
+    """The lanes of one scattered message (``numbers``: the lanes to keep, None for all): ``chunk`` elements of
+    ``isz`` bytes at element offset ``offs[i]`` from ``base``, enabled by ``mask[i]``."""
+    from xesim.hw.scatter import lane_addresses
+
+    where = f"{origin} ({limit} elements)" if limit is not None else origin
+    addrs = lane_addresses(base, offs, isz, _scatter_bits(engine, space))
+    out = []
+    for i, (o, en, addr) in enumerate(zip(offs.tolist(), mask.tolist(), addrs)):
+        if numbers is not None and i not in numbers:
+            continue
+        n = chunk * isz
+        out.append(_Lane(i, space, addr, o, chunk, n, bool(en), _outside(space, addr, n, o, chunk, limit), where))
+    return out
+
+
 def _scatter_lanes(op: Any, cx: Any) -> Any:
     """``lanes(fr) -> [_Lane]`` of an ``xegpu.load``/``store`` at the SG/VC level (one message, vector offsets and
     mask) or the lane level (each active lane's offset and mask), from the op's own operand decoding."""
     from xesim.decode.xegpu import decode_scatter_access
     from xesim.exec.ops.xegpu import _operand
     from xesim.exec.ops.xegpu_scatter import _groups, _lane_mask, _lane_scatter_plan, _mask_getter, _scatter_operands
-    from xesim.hw.scatter import lane_addresses
 
     load = op.name == "xegpu.load"
     src = "source" if load else "dest"
     vt = op.results[0].type if load else _operand(op, "value").type
     engine = cx.engine
     ks = engine.kstate
-
-    def lanes_of(space: Any, base: int, offs: np.ndarray, mask: np.ndarray, isz: int, chunk: int,
-                 limit: int | None, origin: str, numbers: Any) -> list[_Lane]:
-        where = f"{origin} ({limit} elements)" if limit is not None else origin
-        addrs = lane_addresses(base, offs, isz, _scatter_bits(engine, space))
-        out = []
-        for i, (o, en, addr) in enumerate(zip(offs.tolist(), mask.tolist(), addrs)):
-            if numbers is not None and i not in numbers:
-                continue
-            n = chunk * isz
-            out.append(_Lane(i, space, addr, o, chunk, n, bool(en), _outside(space, addr, n, o, chunk, limit), where))
-        return out
 
     if decode_scatter_access(op).simt:
         get, isz, chunk = _lane_scatter_plan(op, cx, src, vt)
@@ -707,7 +747,7 @@ def _scatter_lanes(op: Any, cx: Any) -> Any:
             for first, active in _groups(ks):
                 space, base, offs, limit, origin = get(fr, first, active, lanes)
                 mask = get_mask(fr, first, active, lanes)
-                out += lanes_of(space, base, np.asarray(offs, I64), mask, isz, chunk, limit, origin,
+                out += _lanes(engine, space, base, np.asarray(offs, I64), mask, isz, chunk, limit, origin,
                                 {i - first for i in active})
             return out
 
@@ -718,7 +758,7 @@ def _scatter_lanes(op: Any, cx: Any) -> Any:
     def sg(fr: list) -> list[_Lane]:
         space, base, offs, limit, origin = get(fr)
         mask = np.asarray(get_mask(fr), bool).reshape(-1)
-        return lanes_of(space, base, np.asarray(offs, I64).reshape(-1), mask, isz, chunk, limit, origin, None)
+        return _lanes(engine, space, base, np.asarray(offs, I64).reshape(-1), mask, isz, chunk, limit, origin, None)
 
     return sg
 
