@@ -98,7 +98,8 @@ def make_engine(module: Module, out: TextIO | None = None, err: TextIO | None = 
 
 
 def standard_observers(config: RunConfig) -> list:
-    """The observers a run configuration asks for: the race detector (``check_races``), the register-file model
+    """The observers a run configuration asks for: the race detector (``check_races``), the memory checker
+    (``check_memory``, xesim/observe/memcheck.py), the register-file model
     (``grf`` track or checked; ``stats``) and the engine cross-check (``engine`` both, last: it wraps the others'
     launches), in that order (xesim/observe)."""
     out: list = []
@@ -106,6 +107,10 @@ def standard_observers(config: RunConfig) -> list:
         from xesim.observe.races import RaceObserver
 
         out.append(RaceObserver())
+    if config.check_memory:
+        from xesim.observe.memcheck import MemoryChecker
+
+        out.append(MemoryChecker(config.check_memory))
     if config.grf != "off":
         from xesim.observe.registers import RegisterFileObserver
 
@@ -167,17 +172,19 @@ class Program:
 
     def run(self, entry: str = "main", args: list | tuple = (), seed: int = 0, target: str = "pvc",
             check_races: bool = False, grf: str | None = None, large_grf: bool = False,
-            jobs: int | None = None) -> RunResult:
+            jobs: int | None = None, check_memory: Any = None) -> RunResult:
         """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults (a data
         race between subgroups too when ``check_races``, xesim/observe/races.py).  ``grf`` ("off", "track",
         "checked"; default: the ``XESIM_GRF`` environment variable) runs kernels with the register-file model
         (xesim/observe/registers.py; ``large_grf``: 256 registers): ``register_file(result.engine).stats``,
         ``result.ownership(v)``.
         ``jobs``: processes for the workgroups of each launch (default: ``XESIM_JOBS`` or the number of cores;
-        xesim/exec/parallel.py); the results do not depend on it."""
+        xesim/exec/parallel.py); the results do not depend on it.  ``check_memory``: the memory checker's checks
+        (``"all"``/True, or ``"init,bounds,leaks"``; xesim/observe/memcheck.py): warnings on stderr, errors
+        raised."""
         buf = io.StringIO()
         engine = make_engine(self.module, out=buf, seed=seed, target=target, check_races=check_races, grf=grf,
-                             large_grf=large_grf, jobs=jobs)
+                             large_grf=large_grf, jobs=jobs, check_memory=check_memory)
         values = engine.run(entry, list(args))
         return RunResult(buf.getvalue(), tuple(values), engine)
 
@@ -203,10 +210,11 @@ def load(path_or_text: str | Path, verify: bool = True) -> Program:
 
 def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple = (16, 1, 1),
            args: list | tuple = (), seed: int = 0, target: str = "pvc", check_races: bool = False,
-           grf: str | None = None, large_grf: bool = False, jobs: int | None = None) -> LaunchResult:
+           grf: str | None = None, large_grf: bool = False, jobs: int | None = None,
+           check_memory: Any = None) -> LaunchResult:
     """Launch ``kernel`` (``"module::func"``) with numpy arrays (copied in and out) and scalars; ``check_races``
-    reports unsynchronised conflicting accesses of its subgroups (xesim/observe/races.py); ``jobs`` as in
-    :meth:`Program.run`."""
+    reports unsynchronised conflicting accesses of its subgroups (xesim/observe/races.py); ``jobs`` and
+    ``check_memory`` as in :meth:`Program.run` (the arrays count as written; no leak check: nothing ends a run)."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
     from xesim.exec.faults import ExecFault
     from xesim.exec.values import MemRefValue, identity_strides, scalar
@@ -222,7 +230,7 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
                                          f"kernel {kernel} takes {len(ftype.inputs)} arguments, {len(args)} given"))
     buf = io.StringIO()
     engine = make_engine(program.module, out=buf, seed=seed, target=target, check_races=check_races, grf=grf,
-                         large_grf=large_grf, jobs=jobs)
+                         large_grf=large_grf, jobs=jobs, check_memory=check_memory)
     values: list[Any] = []
     buffers: list[tuple[MemRefValue, np.ndarray]] = []
     for a, t in zip(args, ftype.inputs):

@@ -111,7 +111,8 @@ def _run_module(module, args: argparse.Namespace, out) -> tuple:
         engine = make_engine(module, out=out, seed=args.seed, target=args.target, strict=args.strict,
                              dpas_model=args.dpas_model, schedule=args.schedule, check_races=args.check_races,
                              large_grf=args.large_grf, jobs=args.jobs, stats=args.stats,
-                             launch_reuse=False if args.no_launch_reuse else None)
+                             launch_reuse=False if args.no_launch_reuse else None,
+                             check_memory=args.check_memory)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -224,6 +225,22 @@ def _positive_int(text: str) -> int:
     return n
 
 
+def _memory_checks(text: str) -> frozenset[str]:
+    """``--check-memory=CHECKS``: a comma list of init, bounds, leaks or all (xesim.config.memory_checks)."""
+    from xesim.config import ConfigError, memory_checks
+
+    try:
+        return memory_checks(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _bare_flags(argv: list[str]) -> list[str]:
+    """Flags whose value is optional take it attached with '=' (as git's do): a bare ``--check-memory`` means
+    ``--check-memory=all``, so the next argument stays the input file."""
+    return ["--check-memory=all" if a == "--check-memory" else a for a in argv]
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="xesim",
@@ -269,6 +286,12 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument("--check-races", action="store_true",
                        help="report conflicting accesses to the same SLM/global bytes by subgroups of a workgroup "
                             "that no barrier orders (an error: exit status 1)")
+        r.add_argument("--check-memory", type=_memory_checks, default=None, metavar="=CHECKS",
+                       help="the memory checker (xesim/observe/memcheck.py): report reads of memory nothing wrote "
+                            "(init), 2D block and scattered accesses out of bounds, masked lanes included "
+                            "(bounds), allocations never freed (leaks); CHECKS is a comma list of init,bounds,"
+                            "leaks (default: all). Undefined results on the hardware are errors, the rest "
+                            "warnings (errors too with --strict)")
         r.add_argument("--stats", action="store_true",
                        help="after the run, report per kernel the peak register (GRF) use, where it peaked and "
                             "whether the kernel would spill (on stderr)")
@@ -304,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     from xesim.testing.mlir_runner import RunnerUsageError, normalize_dashes
 
     ap = build_parser()
-    args = ap.parse_args(normalize_dashes(sys.argv[1:] if argv is None else argv))
+    args = ap.parse_args(_bare_flags(normalize_dashes(sys.argv[1:] if argv is None else list(argv))))
     try:
         return int(args.func(args) or 0)
     except DiagnosticError as exc:

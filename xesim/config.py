@@ -17,6 +17,9 @@ SCHEDULES = ("round-robin", "random")
 #: what ``debug`` may name: ``batch`` (why a batch fell back), ``jobs`` (what each launch did with --jobs),
 #: ``jit`` (why a host loop nest was not compiled)
 DEBUG_TOPICS = ("batch", "jobs", "jit")
+#: the checks of the memory checker (``--check-memory``, xesim/observe/memcheck.py): reads of bytes nothing wrote,
+#: 2D block / scattered accesses out of bounds, allocations never freed
+MEMORY_CHECKS = ("init", "bounds", "leaks")
 
 
 class ConfigError(ValueError):
@@ -40,7 +43,8 @@ class RunConfig:
     batch runs together (below 2: no batching); ``debug``: topics reported on stderr; ``stats``: per-kernel
     register statistics after the run.  ``launch_reuse``: a launch identical to its kernel's previous one (same
     arguments, same bytes in everything it may read or write, deterministic kernel) takes that launch's writes
-    instead of running (xesim/exec/launch_reuse.py).
+    instead of running (xesim/exec/launch_reuse.py); ``check_memory``: the memory checker's checks (a subset of
+    :data:`MEMORY_CHECKS`; given as a comma list, ``"all"``, True or an iterable; empty: off).
     """
 
     target: str = "pvc"
@@ -59,8 +63,10 @@ class RunConfig:
     debug: frozenset[str] = field(default_factory=frozenset)
     stats: bool = False
     launch_reuse: bool = True
+    check_memory: frozenset[str] = field(default_factory=frozenset)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "check_memory", memory_checks(self.check_memory))
         for name, allowed in (("engine", ENGINE_MODES), ("grf", GRF_MODES), ("schedule", SCHEDULES)):
             value = getattr(self, name)
             if value not in allowed:
@@ -78,3 +84,21 @@ class RunConfig:
     def with_options(self, **changes: Any) -> RunConfig:
         """This configuration with some options changed (checked again)."""
         return replace(self, **changes)
+
+
+def memory_checks(value: Any) -> frozenset[str]:
+    """The memory checks ``value`` selects: ``"all"`` or True for every one of :data:`MEMORY_CHECKS`, a comma list
+    (``"init,leaks"``) or an iterable of names, None/False/empty for none.  An unknown name is a
+    :class:`ConfigError`."""
+    if value is None or value is False:
+        return frozenset()
+    if value is True:
+        return frozenset(MEMORY_CHECKS)
+    names = [n.strip() for n in value.split(",")] if isinstance(value, str) else [str(n).strip() for n in value]
+    names = [n for n in names if n]
+    if "all" in names:
+        return frozenset(MEMORY_CHECKS)
+    unknown = sorted(set(names) - set(MEMORY_CHECKS))
+    if unknown:
+        raise ConfigError(f"unknown memory check(s) {', '.join(unknown)} (known: {', '.join(MEMORY_CHECKS)}, all)")
+    return frozenset(names)

@@ -81,4 +81,65 @@ def test_the_standard_observers_come_from_the_configuration_only() -> None:
     assert names(grf="off") == []
     assert names(grf="checked", check_races=True, engine="both") == ["RaceObserver", "RegisterFileObserver",
                                                                        "EngineCrossCheck"]
+    assert names(grf="checked", check_races=True, check_memory="init", engine="both") == [
+        "RaceObserver", "MemoryChecker", "RegisterFileObserver", "EngineCrossCheck"]
     assert names(grf="off", engine="reference") == []
+
+
+HOST_LOOP = """func.func @main(%n: index) -> index {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %a = memref.alloc() : memref<4xindex>
+  scf.for %i = %c0 to %n step %c1 {
+    %j = arith.remui %i, %c1 : index
+    memref.store %i, %a[%j] : memref<4xindex>
+  }
+  %r = memref.load %a[%c0] : memref<4xindex>
+  %q = arith.divui %r, %n : index
+  return %q : index
+}
+"""
+
+
+class HostOps(Observer):
+    """Counts the host ``memref.store`` steps it sees and the ends of runs."""
+
+    def __init__(self, sees: bool) -> None:
+        self.sees_host_ops = sees
+        self.stores = 0
+        self.ends = 0
+
+    def instrument(self, op, cx, step, is_term):  # noqa: ANN001, ANN201 - the hook's signature
+        if op.name != "memref.store":
+            return step
+
+        def counted(fr: list) -> None:
+            self.stores += 1
+            step(fr)
+
+        return counted
+
+    def run_end(self, engine) -> None:  # noqa: ANN001 - the hook's signature
+        self.ends += 1
+
+
+@pytest.mark.parametrize("sees", [False, True])
+def test_host_loops_are_interpreted_for_an_observer_that_sees_host_ops(monkeypatch: pytest.MonkeyPatch,
+                                                                     sees: bool) -> None:
+    monkeypatch.setenv("XESIM_ENGINE", "fast")
+    engine = make_engine(load(HOST_LOOP).module, out=io.StringIO(), err=io.StringIO())
+    obs = engine.subscribe(HostOps(sees))
+    assert engine.run("main", [5]) == [0]  # a[0] = 4 at the end; 4 / 5
+    # compiled, the loop's stores happen inside one step the observer never sees; interpreted, each is a step
+    assert obs.stores == (5 if sees else 0)
+    assert obs.ends == 1
+
+
+def test_run_end_is_not_called_when_the_run_faults(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xesim.diagnostics import DiagnosticError
+
+    engine = make_engine(load(HOST_LOOP).module, out=io.StringIO(), err=io.StringIO())
+    obs = engine.subscribe(HostOps(True))
+    with pytest.raises(DiagnosticError, match="division by zero"):
+        engine.run("main", [0])
+    assert obs.ends == 0

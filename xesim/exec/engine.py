@@ -121,7 +121,10 @@ class Engine:
         if func.regions[0].empty:
             raise DiagnosticError(Diagnostic("error", func.loc, f"function @{entry} has no body"))
         try:
-            return self.function_code(func)(list(args))
+            values = self.function_code(func)(list(args))
+            for obs in self.observers:
+                obs.run_end(self)
+            return values
         except ExecFault as exc:
             raise DiagnosticError(exc.to_diagnostic()) from exc
         finally:

@@ -11,10 +11,15 @@ The executor calls its observers at fixed points and imports none of them:
   :meth:`Observer.workgroup_begin` when a workgroup starts, :meth:`Observer.instance_begin` whenever a subgroup
   instance starts or resumes (after another one ran);
 * **synchronisation** — :meth:`Observer.barrier` when every subgroup of the workgroup has passed a
-  ``gpu.barrier``, :meth:`Observer.arrive` / :meth:`Observer.acquire` for named-barrier phases.
+  ``gpu.barrier``, :meth:`Observer.arrive` / :meth:`Observer.acquire` for named-barrier phases;
+* **the end of a run** — :meth:`Observer.run_end` when the entry function has returned (a last look at memory:
+  the memory checker's leak check).
 
 An observer that follows subgroups one at a time sets :attr:`Observer.per_instance`: launches then run their
 subgroups as coroutines (not in lockstep) in one process, so the instance events above describe each subgroup.
+An observer that must see every op of host code execute sets :attr:`Observer.sees_host_ops`: host loop nests then
+run in the interpreter, whose steps it wraps, instead of as compiled code (xesim/exec/jit), which loads and stores
+memory inside one step.
 ``Engine.subscribe`` adds an observer; :func:`xesim.api.make_engine` subscribes the ones the run configuration
 asks for (``--check-races``, the register-file model, ``XESIM_ENGINE=both``), and anyone may write their own.
 """
@@ -34,6 +39,8 @@ class Observer:
     #: the observer must see every launch execute: while it is subscribed no launch takes an identical earlier
     #: launch's writes instead of running (xesim/exec/launch_reuse.py).  True unless an observer says otherwise.
     needs_execution = True
+    #: the observer must see each host op's step (host ``scf.for`` nests are interpreted, not compiled)
+    sees_host_ops = False
 
     def instrument(self, op: Any, cx: Any, step: Any, is_term: bool) -> Any:
         """The step (``step(frame)``; for a terminator ``term(frame) -> (target, values)``) to run for ``op``
@@ -67,6 +74,10 @@ class Observer:
     def acquire(self, ks: Any, subgroup: int, bid: int, phase: int) -> None:
         """``subgroup``'s wait for ``phase`` of named barrier ``bid`` returned."""
 
+    def run_end(self, engine: Any) -> None:
+        """The entry function of :meth:`xesim.exec.engine.Engine.run` returned normally (not called when the run
+        stops with a fault).  May raise :class:`xesim.diagnostics.DiagnosticError`."""
+
     def save(self) -> Any:
         """A copy of what the observer has gathered so far (the engine cross-check runs a launch twice and keeps
         only the first run's observations: :meth:`restore` brings them back)."""
@@ -79,6 +90,11 @@ class Observer:
 def per_instance_reason(engine: Any) -> str | None:
     """The name of the first subscribed observer that follows subgroups one at a time, or None."""
     return next((obs.name for obs in engine.observers if obs.per_instance), None)
+
+
+def host_ops_reason(engine: Any) -> str | None:
+    """The name of the first subscribed observer that must see every host op execute, or None."""
+    return next((obs.name for obs in engine.observers if obs.sees_host_ops), None)
 
 
 class SchedulerEvents:

@@ -99,8 +99,8 @@ def _allclose(suffix: str):
 
 
 for _s in ("F32", "F16", "BF16"):
-    external(f"printAllclose{_s}")(_print_allclose(_s))
-    external(f"allclose{_s}")(_allclose(_s))
+    external(f"printAllclose{_s}", reads=(0, 1))(_print_allclose(_s))
+    external(f"allclose{_s}", reads=(0, 1))(_allclose(_s))
 
 
 # ----------------------------------------------------------------------------- max error
@@ -143,7 +143,7 @@ def _print_max_error(suffix: str):
 
 
 for _s in ("F32", "F16", "BF16"):
-    external(f"printMaxError{_s}")(_print_max_error(_s))
+    external(f"printMaxError{_s}", reads=(0, 1))(_print_max_error(_s))
 
 
 # ----------------------------------------------------------------------------- fills
@@ -200,8 +200,8 @@ def _fill_random(suffix: str):
 
 
 for _s in ("F32", "F16", "BF16"):
-    external(f"fillResource1D{_s}")(_fill(_s))
-    external(f"fillResource1DRandom{_s}")(_fill_random(_s))
+    external(f"fillResource1D{_s}", writes=(0,))(_fill(_s))
+    external(f"fillResource1DRandom{_s}", writes=(0,))(_fill_random(_s))
 
 
 # ----------------------------------------------------------------------------- reference GEMMs
@@ -271,6 +271,6 @@ def _gemm(name: str, ab_type: np.dtype, round_f16: bool):
     return fn
 
 
-external("gemmF16F16F32")(_gemm("gemmF16F16F32", _F16, False))
-external("gemmF16F16F16")(_gemm("gemmF16F16F16", _F16, True))
-external("gemmBF16BF16F32")(_gemm("gemmBF16BF16F32", _BF16, False))
+external("gemmF16F16F32", reads=(0, 1, 2), writes=(2,))(_gemm("gemmF16F16F32", _F16, False))
+external("gemmF16F16F16", reads=(0, 1, 2), writes=(2,))(_gemm("gemmF16F16F16", _F16, True))
+external("gemmBF16BF16F32", reads=(0, 1, 2), writes=(2,))(_gemm("gemmBF16BF16F32", _BF16, False))

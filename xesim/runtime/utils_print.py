@@ -114,11 +114,11 @@ def _print_memref(suffix: str):
 
 
 for _sfx in C_TYPES:
-    external(f"printMemref{_sfx}")(_print_memref(_sfx))
+    external(f"printMemref{_sfx}", reads=(0,))(_print_memref(_sfx))
 for _r in range(5):
-    external(f"printMemref{_r}dF32")(_print_memref("F32"))
+    external(f"printMemref{_r}dF32", reads=(0,))(_print_memref("F32"))
 for _sfx in ("I8", "I32", "I64"):
-    external(f"printMemref1d{_sfx}")(_print_memref(_sfx))
+    external(f"printMemref1d{_sfx}", reads=(0,))(_print_memref(_sfx))
 
 
 # ----------------------------------------------------------------------------- CRunnerUtils primitives
@@ -174,7 +174,7 @@ external("printComma")(_literal(", "))
 external("printNewline")(_literal("\n"))
 
 
-@external("printString")
+@external("printString")  # reads up to a NUL, not whole memrefs: no declared reads
 def print_string(engine: Any, args: list, arg_types: list) -> None:
     """``fputs(s, stdout)``: a Python string, or the NUL-terminated bytes at an address / in a memref."""
     v = _arg0("printString", args)

@@ -16,7 +16,8 @@ own).  The engine is chosen by the run configuration's ``engine`` (``XESIM_ENGIN
     with an error at the first difference (memory element, loop result or fault; see
     :meth:`xesim.exec.jit.runner.CompiledNest.both`).
 
-Only host functions are compiled (loops inside ``gpu.func`` kernels always run in the interpreter).
+Only host functions are compiled (loops inside ``gpu.func`` kernels always run in the interpreter), and none while
+an observer that follows every host op is subscribed (``Observer.sees_host_ops``, :mod:`xesim.exec.hooks`).
 ``XESIM_JIT_DEBUG=1`` prints why a nest was not compiled; compiled code is cached in ``XESIM_CACHE_DIR``
 (see :mod:`xesim.exec.jit.runner`).
 """
@@ -44,6 +45,14 @@ def compile_for(op: Any, cx: Any, interpret: Callable[[Any, Any], Any]) -> Any:
     """The step for ``scf.for`` ``op``: the compiled nest rooted at it, or ``interpret(op, cx)``."""
     mode = cx.engine.config.engine
     if mode == "reference" or getattr(cx, "_xesim_jit_off", False) or _in_kernel(op):
+        return interpret(op, cx)
+    from xesim.exec.hooks import host_ops_reason
+
+    watcher = host_ops_reason(cx.engine)
+    if watcher is not None:  # an observer wraps each host op's step (xesim/exec/hooks.py)
+        from xesim.exec.jit import runner
+
+        runner.debug(f"loop at {op.loc} is interpreted: {watcher} follows every host op")
         return interpret(op, cx)
     from xesim.exec.jit import codegen, runner
 
