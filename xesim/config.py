@@ -38,7 +38,8 @@ class RunConfig:
     ``kernel_reference``: kernels take their reference paths (set for the second run of ``both``); ``jobs``:
     processes (or threads) per launch, None for the number of usable cores; ``batch``: the most instances one
     batch runs together (below 2: no batching); ``debug``: topics reported on stderr; ``stats``: per-kernel
-    register statistics after the run.
+    register statistics after the run; ``trace``: a :class:`xesim.trace.spec.TraceSpec` to record a trace of the
+    run (xesim/observe/tracer.py), or None.
     """
 
     target: str = "pvc"
@@ -56,6 +57,7 @@ class RunConfig:
     batch: int = 2048
     debug: frozenset[str] = field(default_factory=frozenset)
     stats: bool = False
+    trace: Any = None  # xesim.trace.spec.TraceSpec (issue 28)
 
     def __post_init__(self) -> None:
         for name, allowed in (("engine", ENGINE_MODES), ("grf", GRF_MODES), ("schedule", SCHEDULES)):

@@ -13,8 +13,11 @@ The executor calls its observers at fixed points and imports none of them:
 * **synchronisation** — :meth:`Observer.barrier` when every subgroup of the workgroup has passed a
   ``gpu.barrier``, :meth:`Observer.arrive` / :meth:`Observer.acquire` for named-barrier phases.
 
-An observer that follows subgroups one at a time sets :attr:`Observer.per_instance`: launches then run their
-subgroups as coroutines (not in lockstep) in one process, so the instance events above describe each subgroup.
+An observer that follows subgroups one at a time sets :attr:`Observer.per_instance`: launches then run in one
+process, and the workgroups it follows (:meth:`Observer.follows`; by default all of them) run their subgroups
+one at a time, as coroutines when they synchronise, not in lockstep, so the instance events above describe each
+subgroup.  The other workgroups of the launch may run batched: a tracer that records one workgroup costs the
+rest of the launch nothing but the single process.
 ``Engine.subscribe`` adds an observer; :func:`xesim.api.make_engine` subscribes the ones the run configuration
 asks for (``--check-races``, the register-file model, ``XESIM_ENGINE=both``), and anyone may write their own.
 """
@@ -29,7 +32,8 @@ class Observer:
 
     #: how reports name it ("the register-file model", "race detection (--check-races)")
     name = "an observer"
-    #: the observer follows single subgroups: the launches it watches never batch and stay in one process
+    #: the observer follows single subgroups: the launches it watches stay in one process, and the workgroups it
+    #: :meth:`follows` never batch (read at each launch's start: an observer may change it in :meth:`launch_begin`)
     per_instance = False
 
     def instrument(self, op: Any, cx: Any, step: Any, is_term: bool) -> Any:
@@ -37,6 +41,12 @@ class Observer:
         instead of ``step``, which may be None for ops without a run-time effect.  ``cx`` is the compiler (frame
         slots of values: ``cx.slot(v)``; the function being compiled: ``cx.func_op``)."""
         return step
+
+    def follows(self, workgroup: tuple[int, int, int]) -> bool:
+        """Whether the observer (with :attr:`per_instance` set) follows the subgroups of ``workgroup`` of the launch
+        in progress one at a time; a workgroup no observer follows may run in a lockstep batch, where the
+        observer's wrapped steps still run but :meth:`instance_begin` is not called.  Default: every workgroup."""
+        return True
 
     def wrap_launch(self, engine: Any, launch: Any) -> Any:
         """The launch function to use instead of ``launch(kernel, name, grid, block, args, launch_op)`` (each observer
@@ -76,6 +86,11 @@ class Observer:
 def per_instance_reason(engine: Any) -> str | None:
     """The name of the first subscribed observer that follows subgroups one at a time, or None."""
     return next((obs.name for obs in engine.observers if obs.per_instance), None)
+
+
+def follows_workgroup(engine: Any, workgroup: tuple[int, int, int]) -> bool:
+    """Whether a subscribed observer follows the subgroups of ``workgroup`` one at a time (it must not batch)."""
+    return any(obs.per_instance and obs.follows(workgroup) for obs in engine.observers)
 
 
 class SchedulerEvents:
