@@ -223,6 +223,12 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                 attributions = open_workgroups(wgs, bank_selector(ks, per_wg * group))
             else:
                 attributions, ks.slm = [], None
+                if engine.observers:  # open_workgroups tells them with SLM; an observer following one
+                    for wg in wgs:    # workgroup learns here that it no longer runs (xesim/exec/hooks.py)
+                        ks.block_id = wg
+                        for obs in engine.observers:
+                            obs.workgroup_begin(ks)
+                    ks.block_id = wgs[0]
             sync = Lockstep(ks, len(wgs), per_wg, group,
                             lambda i, wgs=wgs: f"subgroup {int(sgid[i % per_wg])} of workgroup {wgs[i // per_wg]}")
             saved_sync = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)
