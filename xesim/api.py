@@ -135,7 +135,9 @@ def finish_trace(engine: Any, program: str = "", error: BaseException | None = N
     msg = None
     if error is not None:
         msg = error.render() if hasattr(error, "render") else str(error)
-    tracer.file_size = tracer.close(program, msg)
+    from xesim import __version__
+
+    tracer.file_size = tracer.close(program, msg, __version__)
     return tracer
 
 

@@ -346,7 +346,7 @@ class Tracer(RegisterFileObserver):
                 print(f"xesim: warning: trace {self.spec.path}: {self.truncated}; the run goes on",
                       file=self.engine.err)
 
-    def close(self, program: str = "", error: str | None = None) -> int:
+    def close(self, program: str = "", error: str | None = None, version: str = "") -> int:
         """Write the trace file (atomically); ``error``: the fault that ended the run, if any.  Returns the file
         size in bytes.  A second call does nothing (returns 0)."""
         if self.closed:
@@ -361,9 +361,7 @@ class Tracer(RegisterFileObserver):
             "grf_bytes": np.frombuffer(bytes(self.grf_blob), np.uint8),
             "layout_offsets": (np.concatenate(self.layout_blob) if self.layout_blob else np.zeros(0, np.int32)),
         }
-        from xesim import __version__
-
-        meta = {"xesim": __version__, "program": program, "sources": self.sources, "options": self.spec.describe(),
+        meta = {"xesim": version, "program": program, "sources": self.sources, "options": self.spec.describe(),
                 "truncated": self.truncated, "error": error, "wall_ns": self._now()}
         return F.write(self.spec.path, meta, rows, self.strings, blobs)
 

@@ -7,9 +7,9 @@ table and column is declared once, in :data:`TABLES`; traces/FORMAT.md documents
 (``strings``), decoded when a trace is loaded.  Variable-size payloads (recorded values, register images, layout
 offsets) live in byte blobs that rows address by ``offset`` and ``nbytes``.
 
-Why npz (measured, traces/FORMAT.md "Storage"): one ``np.savez`` of a few dozen columns writes in milliseconds and
-loads with ``np.load`` without any new dependency; SQLite (also dependency-free) stored the same events 2-3x larger
-and took longer to write row by row; Arrow/Parquet would add a dependency of about 40 MB.
+Why npz (measured with tools/bench_trace.py, traces/FORMAT.md "Storage"): columnar, loads with ``np.load`` without
+a new dependency; deflated at zlib level 1 it is about 4x smaller than the same tables in SQLite (also
+dependency-free, row-oriented) and writes in similar time; Arrow/Parquet would add a large dependency.
 
 The writer never leaves a half-written file: it writes ``PATH.partial-<pid>`` next to the target and renames it over
 ``PATH`` only when complete (an interrupted run leaves no file at ``PATH`` and removes its partial file).
@@ -17,10 +17,13 @@ The writer never leaves a half-written file: it writes ``PATH.partial-<pid>`` ne
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
+import threading
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,9 @@ import numpy as np
 
 FORMAT_NAME = "xetrace"
 VERSION = 1
+#: zlib level of the archive members (traces/FORMAT.md "Storage": level 1 writes several times faster than 6 for a
+#: file a few per cent larger)
+DEFLATE_LEVEL = 1
 
 #: table -> [(column, numpy dtype, meaning)]; dtype "str" is an index into ``strings`` (decoded on load)
 TABLES: dict[str, list[tuple[str, str, str]]] = {
@@ -151,6 +157,7 @@ META = {
     "sources": "{file name: text} of the sources the op locations point into",
     "options": "the recording options (filters, value limit, size cap)",
     "truncated": "null, or why recording stopped early (the size cap)",
+    "error": "null, or the diagnostic of the fault that ended the run",
     "wall_ns": "run time covered by the recording, ns",
 }
 
@@ -215,15 +222,11 @@ class Trace:
         o, n = int(v["offset"][row]), int(v["nbytes"][row])
         return self.value_bytes[o:o + n].view(dt).reshape(shape)
 
-    def layout_offsets(self, layout: int) -> np.ndarray:
-        """The element offsets of layout number ``layout``."""
+    def element_offsets(self, layout: int) -> np.ndarray:
+        """Layout number ``layout``'s byte offset of every element in the register image (blob ``layout_offsets``)."""
         t = self.layouts
         o, n = int(t["offset"][layout]), int(t["elements"][layout])
-        return self.layout_offsets_blob[o:o + n]
-
-    @property
-    def layout_offsets_blob(self) -> np.ndarray:
-        return self.blobs["layout_offsets"]
+        return self.blobs["layout_offsets"][o:o + n]
 
     def source_line(self, file: str, line: int) -> str:
         """Line ``line`` (1-based) of recorded source ``file`` ('' when unknown)."""
@@ -285,15 +288,46 @@ def write(path: str | Path, meta: dict, rows: dict[str, list[tuple]], strings: S
     arrays["strings"] = _json_bytes(strings.items)
     arrays["meta"] = _json_bytes({**meta, "format": FORMAT_NAME, "version": VERSION})
     path = Path(path)
+    with atomic_file(path) as tmp:
+        save_npz(tmp, arrays, DEFLATE_LEVEL if compress else 0)
+    return path.stat().st_size
+
+
+@contextlib.contextmanager
+def atomic_file(path: Path) -> Iterator[Path]:
+    """Yield a temporary name next to ``path`` to write; rename it over ``path`` when the block completes, remove it
+    when it raises.  Meanwhile SIGTERM and SIGHUP (in the main thread) raise SystemExit instead of killing the
+    process at once, so a terminated writer also removes its partial file."""
     tmp = path.with_name(f"{path.name}.partial-{os.getpid()}")
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            saved[sig] = signal.signal(sig, _exit_on_signal)
     try:
-        with open(tmp, "wb") as fh:
-            (np.savez_compressed if compress else np.savez)(fh, **arrays)
+        yield tmp
         os.replace(tmp, path)
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    return path.stat().st_size
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
+def _exit_on_signal(signum: int, frame: Any) -> None:
+    raise SystemExit(128 + signum)
+
+
+def save_npz(path: str | Path, arrays: dict[str, np.ndarray], level: int) -> None:
+    """Write ``arrays`` as an npz archive (what ``np.savez`` writes, readable by ``np.load``), each member deflated at
+    zlib ``level`` (0: stored).  Level 1 rather than ``np.savez_compressed``'s 6: traces/FORMAT.md "Storage"."""
+    from numpy.lib import format as npy
+
+    method = zipfile.ZIP_DEFLATED if level else zipfile.ZIP_STORED
+    with zipfile.ZipFile(path, "w", compression=method, compresslevel=level or None, allowZip64=True) as zf:
+        for name, arr in arrays.items():
+            with zf.open(f"{name}.npy", "w", force_zip64=True) as fh:
+                npy.write_array(fh, np.asanyarray(arr), allow_pickle=False)
 
 
 def _json_bytes(obj: Any) -> np.ndarray:
@@ -307,6 +341,9 @@ def load(path: str | Path) -> Trace:
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(str(path))
+    with open(path, "rb") as fh:
+        if fh.read(4) != b"PK\x03\x04":
+            raise TraceFormatError(f"{path}: not an xesim trace (not an npz archive)")
     try:
         with np.load(path, allow_pickle=False) as z:
             files = set(z.files)
