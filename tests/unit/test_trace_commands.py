@@ -80,7 +80,7 @@ def test_log_to_a_closed_pipe_ends_quietly(gemm):
     assert p.stdout.count("\n") == 1 and p.stderr == ""
 
 
-@pytest.mark.parametrize("cmd", [["summary"], ["log"], ["export", "--perfetto", "OUT"]])
+@pytest.mark.parametrize("cmd", [["summary"], ["log"], ["export", "--perfetto", "OUT"], ["view"]])
 def test_what_is_not_a_trace_is_one_error_line(tmp_path, cmd):
     bad = tmp_path / "bad.xetrace"
     bad.write_text("not a trace\n")
@@ -90,3 +90,8 @@ def test_what_is_not_a_trace_is_one_error_line(tmp_path, cmd):
         assert status == 1 and out == ""
         assert err.startswith("xesim: error: ") and message in err and "Traceback" not in err
     assert not (tmp_path / "o.json").exists()
+
+
+def test_view_without_a_terminal_says_so(gemm):
+    status, out, err = run_xesim(["trace", "view", str(gemm)])
+    assert status == 1 and out == "" and "xesim trace view needs a terminal" in err

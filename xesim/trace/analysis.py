@@ -206,3 +206,29 @@ def bytes_moved(tr: Trace, events: np.ndarray | None = None) -> dict[str, int]:
     size = (m["end"] - m["start"])[sel]
     kinds = m["kind"][sel]
     return {k: int(size[kinds == k].sum()) for k in ("read", "write", "atomic")}
+
+
+# ------------------------------------------------------------------------------------------------ search
+def matches(tr: Trace, event: int, query: str) -> bool:
+    """Whether ``event`` matches a search: a number matches events with a recorded result value holding that number;
+    other text matches op names and locations containing it (case-insensitive; ``:25`` or ``gemm.mlir:25`` for a
+    line)."""
+    q = query.strip().lower()
+    if not q:
+        return False
+    try:
+        x = float(q)
+    except ValueError:
+        return q in op_name(tr, event).lower() or q in location(tr, event).lower() + ":"
+    return any(np.any(v.astype(np.float64) == x) for _, v in event_values(tr, event, 0)
+               if v.dtype.kind in "fiub" or v.dtype.name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"))
+
+
+def search(tr: Trace, query: str, after: int = -1) -> int | None:
+    """The first event after event ``after`` (wrapping around) that :func:`matches` ``query``, or None."""
+    n = len(tr.events)
+    for k in range(1, n + 1):
+        e = (after + k) % n
+        if matches(tr, e, query):
+            return e
+    return None

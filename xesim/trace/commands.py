@@ -92,7 +92,10 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _view(args: argparse.Namespace) -> int:
+    tr = _open(args.file)
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        _error("xesim trace view needs a terminal; 'xesim trace summary' and 'xesim trace log' print text")
     from xesim.trace.viewer import TraceViewer
 
-    TraceViewer(_open(args.file)).run()
+    TraceViewer(tr).run()
     return 0

@@ -1,0 +1,218 @@
+"""``xesim trace view`` (issue 28 item 2), used the way a person uses it: headless with textual's pilot (keys in,
+pane text out) and once in a real pseudo-terminal under tmux.  Expected contents come from the programs'
+definitions (examples/sg_gemm_f16.mlir, examples/simt_dpas_f16.mlir, tests/e2e/xegpu_sg_plain_oob.mlir), not from
+the viewer's code."""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.conftest import run_xesim
+from xesim.trace import load
+
+ROOT = Path(__file__).resolve().parents[2]
+SG_GEMM = ROOT / "examples" / "sg_gemm_f16.mlir"
+SIMT = ROOT / "examples" / "simt_dpas_f16.mlir"
+OOB = ROOT / "tests" / "e2e" / "xegpu_sg_plain_oob.mlir"
+GEMM_A = np.fromfunction(lambda i, k: (i + k) % 8, (32, 32)).astype(np.float32)
+GEMM_B = np.fromfunction(lambda k, j: ((j == k) | (j == k + 1)).astype(np.float32), (32, 32))
+
+
+def record(tmp_path_factory, program: Path) -> Path:
+    path = tmp_path_factory.mktemp("v") / f"{program.stem}.xetrace"
+    status, _, err = run_xesim(["run", "-q", "--trace", str(path), str(program)])
+    assert status == 0, err
+    return path
+
+
+@pytest.fixture(scope="module")
+def gemm(tmp_path_factory):
+    return record(tmp_path_factory, SG_GEMM)
+
+
+def drive(path: Path, keys: list[str], size: tuple[int, int] = (120, 40)) -> dict:
+    """Open the viewer on ``path`` headless, press ``keys`` and return what it shows: each pane's text, the
+    selected event, the active pane, the screen's class and the screen as text (from its SVG screenshot)."""
+    from xesim.trace.viewer import TraceViewer
+
+    async def run() -> dict:
+        app = TraceViewer(load(path))
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            for k in keys:
+                await pilot.press(k)
+                await pilot.pause()
+            panes = {p: str(app.query_one(f"#{p}-text").content) for p in ("op", "regs", "mem", "dpas")}
+            panes["timeline"] = str(app.query_one("#timeline").content)
+            svg = app.export_screenshot()
+            screen = html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+            regions = [app.query_one(q).region for q in ("#status", "#tree", "#ops", "#timeline-box", "#panes",
+                                                          "Footer")]
+            return {"panes": panes, "event": app.event, "instance": app.instance, "screen_class":
+                    type(app.screen).__name__, "pane": app.query_one("#panes").active, "screen": screen,
+                    "regions": regions}
+
+    return asyncio.run(run())
+
+
+def search(text: str) -> list[str]:
+    return ["slash", *[{" ": "space", ".": "full_stop", ":": "colon"}.get(c, c) for c in text], "enter"]
+
+
+def test_op_pane_shows_the_source_caret_lanes_and_values(gemm):
+    got = drive(gemm, search("xegpu.dpas"))
+    op = got["panes"]["op"]
+    assert op.startswith("xegpu.dpas  ") and "sg_gemm_f16.mlir:25:9" in op
+    lines = op.splitlines()
+    src = [i for i, ln in enumerate(lines) if "%d = xegpu.dpas %av, %bv, %sum" in ln][0]
+    assert lines[src].startswith("   25 | ")
+    assert lines[src + 1] == "      | " + " " * 8 + "^"  # under column 9
+    assert "0xffff (16 of 16 lanes)" in op
+    # result %d of the first K step = A[0:8, 0:16] @ B[0:16, 0:16]; row 1 as printed
+    d = GEMM_A[:8, :16] @ GEMM_B[:16, :16]
+    row1 = [ln for ln in lines[lines.index(" %d: 8x16 float32"):] if ln.strip().startswith("1 ")][0]
+    assert [float(x) for x in row1.split()[1:]] == d[1].tolist()
+
+
+def test_register_pane_shows_exactly_the_bytes_of_the_dpas_result(gemm):
+    got = drive(gemm, [*search("xegpu.dpas"), "2"])
+    assert got["pane"] == "regs"
+    regs = got["panes"]["regs"]
+    hexrows = re.findall(r"^r(\d+) +\+(\d+) +([0-9a-f]{64})$", regs, re.M)
+    assert hexrows
+    dump = "".join(h for _, _, h in hexrows)
+    d = (GEMM_A[:8, :16] @ GEMM_B[:16, :16]).astype(np.float32)
+    assert d.tobytes().hex() in dump  # the 8x16 f32 result, row after row, in its registers
+    # the owner map: %d's letter fills whole registers, one row of 16 elements each
+    legend = re.search(r"^ (\w) %d \(xegpu\.dpas at \S+\): r(\d+)-r(\d+), elements 0-127$", regs, re.M)
+    assert legend is not None
+    letter, first, last = legend.group(1), int(legend.group(2)), int(legend.group(3))
+    assert last - first + 1 == 8  # 512 bytes in 64-byte registers
+    for k, r in enumerate(range(first, last + 1)):
+        assert re.search(rf"^r{r} +{letter * 64}  el {16 * k}-{16 * k + 15}$", regs, re.M)
+
+
+def test_memory_pane_ownership_is_the_launch_geometry(gemm):
+    got = drive(gemm, [*search("xegpu.store_nd"), "3"])
+    mem = got["panes"]["mem"]
+    legend = dict(re.findall(r" (\w)=wg \((\d+,\d+,\d+)\)", mem))
+    rows = re.findall(r"^ *(\d+) ([A-Za-z0-9·]{32})$", mem, re.M)
+    assert len(rows) == 32
+    for r, cells in rows:
+        for c, sym in enumerate(cells):
+            # examples/sg_gemm_f16.mlir: workgroup (bx, by) writes C[8bx:8bx+8, 16by:16by+16]
+            assert legend[sym] == f"{int(r) // 8},{c // 16},0", (r, c)
+    # the store's window: rows 0..7, columns 0..15 of the 32x32 f32 surface, nothing out of bounds
+    assert "window rows 0..7, columns 0..15 (8x16) over a 32x32 surface" in mem and "out of bounds: 0 of 128" in mem
+
+
+def test_block_window_shows_offsets_and_padding(tmp_path_factory):
+    path = record(tmp_path_factory, OOB)
+    # tests/e2e/xegpu_sg_plain_oob.mlir: S is 16x32 f32; load 8x16 at [-2, -4]: rows -2, -1 and columns -4..-1 pad
+    got = drive(path, [*search(":26:"), "3"])
+    mem = got["panes"]["mem"]
+    assert "window rows -2..5, columns -4..11 (8x16) over a 16x32 surface" in mem
+    assert "out of bounds: 56 of 128 elements (read as 0)" in mem
+    window = mem.split("\nallocation ")[0]  # the window drawing comes before the ownership heatmap
+    grid = dict(re.findall(r"^ *(-?\d+) ([█░· ]+)$", window, re.M))
+    for r in range(-2, 6):
+        cells = grid[str(r)][:16]
+        if r < 0:
+            assert cells == "░" * 16
+        else:
+            assert cells == "░" * 4 + "█" * 12
+    # load 8x16 at [12, 24]: rows 16..19 and columns 32..39 are outside
+    got = drive(path, [*search(":21:"), "3"])
+    assert "out of bounds: 96 of 128 elements (read as 0)" in got["panes"]["mem"]
+
+
+def test_simt_fragments_and_dpas_pane(tmp_path_factory):
+    path = record(tmp_path_factory, SIMT)
+    got = drive(path, [*search("xegpu.dpas"), "4"])
+    dpas = got["panes"]["dpas"]
+    assert got["pane"] == "dpas" and "A: 16x8 float16 [lane, fragment]" in dpas
+    # A[i][k] = i + 1: lane l's A fragment is column l of A's rows: 1 .. 8 for every lane
+    a_rows = re.findall(r"^  lane +(\d+) ((?: *\d+){8})$", dpas.split("B:")[0], re.M)
+    assert len(a_rows) == 16 and all([int(x) for x in row.split()] == list(range(1, 9)) for _, row in a_rows)
+    op = got["panes"]["op"]
+    assert "lane 15" in op and "per lane" in op
+
+
+def test_help_search_by_value_and_switching_subgroups(gemm):
+    got = drive(gemm, ["question_mark"])
+    assert got["screen_class"] == "HelpScreen" and "search: an op name, a location (:LINE" in got["screen"]
+    got = drive(gemm, ["question_mark", "escape"])
+    assert got["screen_class"] == "Screen"
+    # the value 13 first appears in a result of workgroup (0,0,0)'s scf.for (the final accumulator: its event
+    # begins before the loop body), then in its first dpas (C[0][8] = A[0][8] + A[0][7] = 13 after the first K step)
+    tr = load(gemm)
+    got = drive(gemm, search("13"))
+    assert tr.ops["name"][tr.events["op"][got["event"]]] == "scf.for" and got["instance"] == (0, 0, 0, 0, 0)
+    got = drive(gemm, [*search("13"), "n"])
+    assert tr.ops["name"][tr.events["op"][got["event"]]] == "xegpu.dpas" and got["instance"] == (0, 0, 0, 0, 0)
+    # n: the next match; the store_nd of workgroup (1,0,0) comes after all of workgroup 0's ops
+    got = drive(gemm, [*search("store_nd"), "n"])
+    assert got["instance"] == (0, 1, 0, 0, 0)
+    assert tr.ops["name"][tr.events["op"][got["event"]]] == "xegpu.store_nd"
+    got = drive(gemm, ["j", "j", "k"])
+    assert got["event"] == 1
+
+
+def test_fits_80x24(gemm):
+    got = drive(gemm, [*search("xegpu.dpas"), "2"], size=(80, 24))
+    assert all(r.right <= 80 and r.bottom <= 24 for r in got["regions"])
+    screen = got["screen"]
+    for text in ("launch 0 @gemm", "xegpu.dpas", "2 Registers", "GRF after event", "? help"):
+        assert text in screen, text
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (installed in the project's environment)")
+def test_viewer_in_a_real_terminal(gemm, tmp_path):
+    """Run ``xesim trace view`` in a tmux pseudo-terminal, type a search and a pane key, read the screen, quit."""
+    session = f"xesim-view-{os.getpid()}"
+    env_cmd = (f"cd {ROOT} && PYTHONPATH={ROOT} TERM=xterm-256color {sys.executable} -c "
+               f"'import sys; from xesim.cli import main; sys.exit(main())' trace view {gemm}; "
+               f"echo EXIT=$? > {tmp_path / 'exit'}")
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "32", env_cmd], check=True)
+    try:
+        def screen() -> str:
+            return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
+                                  text=True).stdout
+
+        def wait_for(text: str, timeout: float = 60) -> str:
+            end = time.monotonic() + timeout
+            while time.monotonic() < end:
+                s = screen()
+                if text in s:
+                    return s
+                time.sleep(0.2)
+            raise AssertionError(f"{text!r} not on the screen:\n{screen()}")
+
+        wait_for("launch 0 @gemm")
+        subprocess.run(["tmux", "send-keys", "-t", session, "/"], check=True)
+        time.sleep(0.3)
+        subprocess.run(["tmux", "send-keys", "-t", session, "-l", "xegpu.dpas"], check=True)
+        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
+        s = wait_for("%d = xegpu.dpas")
+        assert "0xffff (16 of 16 lanes)" in s
+        subprocess.run(["tmux", "send-keys", "-t", session, "2"], check=True)
+        s = wait_for("GRF after event")
+        assert re.search(r"r\d+-r\d+, elements 0-127", s)  # the dpas result's registers
+        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
+        end = time.monotonic() + 30
+        while not (tmp_path / "exit").exists() and time.monotonic() < end:
+            time.sleep(0.2)
+        assert (tmp_path / "exit").read_text().strip() == "EXIT=0"
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
