@@ -107,6 +107,10 @@ def standard_observers(config: RunConfig) -> list:
         from xesim.observe.tracer import Tracer
 
         out.append(Tracer(config.trace))
+    if config.progress:
+        from xesim.observe.progress import LaunchProgress
+
+        out.append(LaunchProgress())
     if config.engine == "both":
         from xesim.observe.crosscheck import EngineCrossCheck
 

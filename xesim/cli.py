@@ -7,8 +7,11 @@ status is 1 on any error.  ``--debug`` shows Python tracebacks of internal error
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from xesim import __version__
 from xesim.diagnostics import DiagnosticError
@@ -104,7 +107,8 @@ def _run_module(module, args: argparse.Namespace, out) -> None:
         # flags, with the environment-variable aliases of the options they leave unset (xesim.api.ENVIRONMENT)
         engine = make_engine(module, out=out, seed=args.seed, target=args.target, strict=args.strict,
                              dpas_model=args.dpas_model, schedule=args.schedule, check_races=args.check_races,
-                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats, trace=spec)
+                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats, trace=spec,
+                             progress=show_progress(args, sys.stderr, os.environ))
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -158,6 +162,17 @@ def _trace_spec(args: argparse.Namespace):
         print(f"xesim: error: --trace: no such directory: {out.parent}", file=sys.stderr)
         raise SystemExit(1)
     return S.TraceSpec(str(out), **kw)
+
+
+def show_progress(args: argparse.Namespace, stderr: Any, environ: Mapping[str, str]) -> bool:
+    """Whether ``xesim run`` draws its progress bar (xesim/observe/progress.py): never with ``--quiet``; always with
+    ``--progress``; otherwise when stderr is a terminal and ``CI`` is unset or false (issue 28)."""
+    if args.quiet:
+        return False
+    if args.progress:
+        return True
+    ci = environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    return bool(getattr(stderr, "isatty", lambda: False)()) and not ci
 
 
 def _finish_trace(engine, args: argparse.Namespace, error) -> None:
@@ -299,6 +314,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="stop recording (the run goes on) when the trace reaches MB megabytes (default 512)")
         r.add_argument("-q", "--quiet", action="store_true",
                        help="no progress bar and no trace message on stderr")
+        r.add_argument("--progress", action="store_true",
+                       help="a progress bar for launches over a second even when stderr is not a terminal or CI is "
+                            "set (default: only on a terminal, not under CI)")
         if name == "check":
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)
@@ -327,8 +345,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the reader went away (xesim trace log t.xetrace | head): end quietly
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     except Exception as exc:  # an internal error: never a bare traceback unless --debug

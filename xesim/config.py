@@ -39,7 +39,7 @@ class RunConfig:
     processes (or threads) per launch, None for the number of usable cores; ``batch``: the most instances one
     batch runs together (below 2: no batching); ``debug``: topics reported on stderr; ``stats``: per-kernel
     register statistics after the run; ``trace``: a :class:`xesim.trace.spec.TraceSpec` to record a trace of the
-    run (xesim/observe/tracer.py), or None.
+    run (xesim/observe/tracer.py), or None; ``progress``: a progress bar for long launches (xesim/observe/progress.py).
     """
 
     target: str = "pvc"
@@ -58,6 +58,7 @@ class RunConfig:
     debug: frozenset[str] = field(default_factory=frozenset)
     stats: bool = False
     trace: Any = None  # xesim.trace.spec.TraceSpec (issue 28)
+    progress: bool = False  # a progress bar on stderr for launches over a second (xesim/observe/progress.py)
 
     def __post_init__(self) -> None:
         for name, allowed in (("engine", ENGINE_MODES), ("grf", GRF_MODES), ("schedule", SCHEDULES)):
