@@ -262,3 +262,12 @@ def test_tracing_does_not_change_what_a_program_prints(tmp_path):
         assert err.startswith("xesim: trace of ") and str(tmp_path / "x.xetrace") in err
         status, out, err = run_xesim(["run", "-q", "--trace", str(tmp_path / "x.xetrace"), str(prog)])
         assert out == plain and err == ""
+
+
+def test_engine_cross_check_keeps_one_runs_recording(tmp_path, monkeypatch, gemm_trace):
+    monkeypatch.setenv("XESIM_ENGINE", "both")  # each launch runs twice (fast, reference) and is compared
+    tr = xesim.load(SG_GEMM).run(trace=tmp_path / "b.xetrace").trace
+    assert len(tr.launches) == 1 and len(tr.events) == len(gemm_trace.events) == 184
+    assert [A.op_name(tr, e) for e in range(len(tr.events))] == \
+        [A.op_name(gemm_trace, e) for e in range(len(gemm_trace.events))]
+    assert len(tr.values) == len(gemm_trace.values) and len(tr.memory) == len(gemm_trace.memory)

@@ -41,27 +41,52 @@ def gemm(tmp_path_factory):
     return record(tmp_path_factory, SG_GEMM)
 
 
-def drive(path: Path, keys: list[str], size: tuple[int, int] = (120, 40)) -> dict:
-    """Open the viewer on ``path`` headless, press ``keys`` and return what it shows: each pane's text, the
-    selected event, the active pane, the screen's class and the screen as text (from its SVG screenshot)."""
+GEMM_STEPS = {  # one session of keys on the SG GEMM trace; the snapshot after each step by name
+    "jjk": ["j", "j", "k"],
+    "find 13": None,
+    "next 13": ["n"],
+    "registers": ["2"],
+    "store": None,
+    "next store": ["n"],
+    "help": ["question_mark"],
+    "help closed": ["escape"],
+}
+
+
+GEMM_STEPS["find 13"] = ["slash", "1", "3", "enter"]
+GEMM_STEPS["store"] = ["slash", *"store_nd", "enter", "3"]
+
+
+@pytest.fixture(scope="module")
+def gemm_views(gemm):
+    return dict(zip(GEMM_STEPS, drive(gemm, list(GEMM_STEPS.values()))))
+
+
+def drive(path: Path, steps: list[list[str]], size: tuple[int, int] = (120, 40)) -> list[dict]:
+    """Open the viewer on ``path`` headless and press the keys of each step in turn; after each step, what it shows:
+    each pane's text, the selected event and subgroup, the active pane, the screen's class and the screen as text
+    (from its SVG screenshot)."""
     from xesim.trace.viewer import TraceViewer
 
-    async def run() -> dict:
+    async def run() -> list[dict]:
         app = TraceViewer(load(path))
+        out = []
         async with app.run_test(size=size) as pilot:
             await pilot.pause()
-            for k in keys:
-                await pilot.press(k)
-                await pilot.pause()
-            panes = {p: str(app.query_one(f"#{p}-text").content) for p in ("op", "regs", "mem", "dpas")}
-            panes["timeline"] = str(app.query_one("#timeline").content)
-            svg = app.export_screenshot()
-            screen = html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
-            regions = [app.query_one(q).region for q in ("#status", "#tree", "#ops", "#timeline-box", "#panes",
-                                                          "Footer")]
-            return {"panes": panes, "event": app.event, "instance": app.instance, "screen_class":
-                    type(app.screen).__name__, "pane": app.query_one("#panes").active, "screen": screen,
-                    "regions": regions}
+            for keys in steps:
+                for k in keys:
+                    await pilot.press(k)
+                    await pilot.pause()
+                panes = {p: str(app.query_one(f"#{p}-text").content) for p in ("op", "regs", "mem", "dpas")}
+                panes["timeline"] = str(app.query_one("#timeline").content)
+                svg = app.export_screenshot()
+                screen = html.unescape(re.sub(r"<[^>]+>", "", svg)).replace("\xa0", " ")
+                regions = [app.query_one(q).region for q in ("#status", "#tree", "#ops", "#timeline-box", "#panes",
+                                                              "Footer")]
+                out.append({"panes": panes, "event": app.event, "instance": app.instance,
+                            "screen_class": type(app.screen).__name__, "pane": app.query_one("#panes").active,
+                            "screen": screen, "regions": regions})
+        return out
 
     return asyncio.run(run())
 
@@ -70,8 +95,8 @@ def search(text: str) -> list[str]:
     return ["slash", *[{" ": "space", ".": "full_stop", ":": "colon"}.get(c, c) for c in text], "enter"]
 
 
-def test_op_pane_shows_the_source_caret_lanes_and_values(gemm):
-    got = drive(gemm, search("xegpu.dpas"))
+def test_op_pane_shows_the_source_caret_lanes_and_values(gemm_views):
+    got = gemm_views["next 13"]  # the first xegpu.dpas
     op = got["panes"]["op"]
     assert op.startswith("xegpu.dpas  ") and "sg_gemm_f16.mlir:25:9" in op
     lines = op.splitlines()
@@ -85,8 +110,8 @@ def test_op_pane_shows_the_source_caret_lanes_and_values(gemm):
     assert [float(x) for x in row1.split()[1:]] == d[1].tolist()
 
 
-def test_register_pane_shows_exactly_the_bytes_of_the_dpas_result(gemm):
-    got = drive(gemm, [*search("xegpu.dpas"), "2"])
+def test_register_pane_shows_exactly_the_bytes_of_the_dpas_result(gemm_views):
+    got = gemm_views["registers"]
     assert got["pane"] == "regs"
     regs = got["panes"]["regs"]
     hexrows = re.findall(r"^r(\d+) +\+(\d+) +([0-9a-f]{64})$", regs, re.M)
@@ -103,8 +128,9 @@ def test_register_pane_shows_exactly_the_bytes_of_the_dpas_result(gemm):
         assert re.search(rf"^r{r} +{letter * 64}  el {16 * k}-{16 * k + 15}$", regs, re.M)
 
 
-def test_memory_pane_ownership_is_the_launch_geometry(gemm):
-    got = drive(gemm, [*search("xegpu.store_nd"), "3"])
+def test_memory_pane_ownership_is_the_launch_geometry(gemm_views):
+    got = gemm_views["store"]
+    assert got["pane"] == "mem"
     mem = got["panes"]["mem"]
     legend = dict(re.findall(r" (\w)=wg \((\d+,\d+,\d+)\)", mem))
     rows = re.findall(r"^ *(\d+) ([A-Za-z0-9·]{32})$", mem, re.M)
@@ -120,8 +146,8 @@ def test_memory_pane_ownership_is_the_launch_geometry(gemm):
 def test_block_window_shows_offsets_and_padding(tmp_path_factory):
     path = record(tmp_path_factory, OOB)
     # tests/e2e/xegpu_sg_plain_oob.mlir: S is 16x32 f32; load 8x16 at [-2, -4]: rows -2, -1 and columns -4..-1 pad
-    got = drive(path, [*search(":26:"), "3"])
-    mem = got["panes"]["mem"]
+    at26, at21 = drive(path, [[*search(":26:"), "3"], search(":21:")])
+    mem = at26["panes"]["mem"]
     assert "window rows -2..5, columns -4..11 (8x16) over a 16x32 surface" in mem
     assert "out of bounds: 56 of 128 elements (read as 0)" in mem
     window = mem.split("\nallocation ")[0]  # the window drawing comes before the ownership heatmap
@@ -133,13 +159,12 @@ def test_block_window_shows_offsets_and_padding(tmp_path_factory):
         else:
             assert cells == "░" * 4 + "█" * 12
     # load 8x16 at [12, 24]: rows 16..19 and columns 32..39 are outside
-    got = drive(path, [*search(":21:"), "3"])
-    assert "out of bounds: 96 of 128 elements (read as 0)" in got["panes"]["mem"]
+    assert "out of bounds: 96 of 128 elements (read as 0)" in at21["panes"]["mem"]
 
 
 def test_simt_fragments_and_dpas_pane(tmp_path_factory):
     path = record(tmp_path_factory, SIMT)
-    got = drive(path, [*search("xegpu.dpas"), "4"])
+    (got,) = drive(path, [[*search("xegpu.dpas"), "4"]])
     dpas = got["panes"]["dpas"]
     assert got["pane"] == "dpas" and "A: 16x8 float16 [lane, fragment]" in dpas
     # A[i][k] = i + 1: lane l's A fragment is column l of A's rows: 1 .. 8 for every lane
@@ -149,28 +174,25 @@ def test_simt_fragments_and_dpas_pane(tmp_path_factory):
     assert "lane 15" in op and "per lane" in op
 
 
-def test_help_search_by_value_and_switching_subgroups(gemm):
-    got = drive(gemm, ["question_mark"])
-    assert got["screen_class"] == "HelpScreen" and "search: an op name, a location (:LINE" in got["screen"]
-    got = drive(gemm, ["question_mark", "escape"])
-    assert got["screen_class"] == "Screen"
-    # the value 13 first appears in a result of workgroup (0,0,0)'s scf.for (the final accumulator: its event
-    # begins before the loop body), then in its first dpas (C[0][8] = A[0][8] + A[0][7] = 13 after the first K step)
+def test_help_search_by_value_and_switching_subgroups(gemm, gemm_views):
+    v = gemm_views
+    assert v["help"]["screen_class"] == "HelpScreen" and "search: an op name, a location (:LINE" in v["help"]["screen"]
+    assert v["help closed"]["screen_class"] == "Screen"
     tr = load(gemm)
-    got = drive(gemm, search("13"))
-    assert tr.ops["name"][tr.events["op"][got["event"]]] == "scf.for" and got["instance"] == (0, 0, 0, 0, 0)
-    got = drive(gemm, [*search("13"), "n"])
-    assert tr.ops["name"][tr.events["op"][got["event"]]] == "xegpu.dpas" and got["instance"] == (0, 0, 0, 0, 0)
-    # n: the next match; the store_nd of workgroup (1,0,0) comes after all of workgroup 0's ops
-    got = drive(gemm, [*search("store_nd"), "n"])
-    assert got["instance"] == (0, 1, 0, 0, 0)
-    assert tr.ops["name"][tr.events["op"][got["event"]]] == "xegpu.store_nd"
-    got = drive(gemm, ["j", "j", "k"])
-    assert got["event"] == 1
+    name = lambda snap: tr.ops["name"][tr.events["op"][snap["event"]]]  # noqa: E731
+    assert v["jjk"]["event"] == 1
+    # the value 13 first appears (after event 1) in a result of workgroup (0,0,0)'s scf.for (the final accumulator:
+    # its event begins before the loop body), then in its first dpas (C[0][8] = A[0][8] + A[0][7] = 13)
+    assert name(v["find 13"]) == "scf.for" and v["find 13"]["instance"] == (0, 0, 0, 0, 0)
+    assert name(v["next 13"]) == "xegpu.dpas" and v["next 13"]["instance"] == (0, 0, 0, 0, 0)
+    # n: the next store_nd is workgroup (1,0,0)'s: the viewer switches subgroup
+    assert name(v["store"]) == "xegpu.store_nd" and v["store"]["instance"] == (0, 0, 0, 0, 0)
+    assert name(v["next store"]) == "xegpu.store_nd" and v["next store"]["instance"] == (0, 1, 0, 0, 0)
+    assert "wg (1,0,0) sg 0" in v["next store"]["panes"]["op"]
 
 
 def test_fits_80x24(gemm):
-    got = drive(gemm, [*search("xegpu.dpas"), "2"], size=(80, 24))
+    (got,) = drive(gemm, [[*search("xegpu.dpas"), "2"]], size=(80, 24))
     assert all(r.right <= 80 and r.bottom <= 24 for r in got["regions"])
     screen = got["screen"]
     for text in ("launch 0 @gemm", "xegpu.dpas", "2 Registers", "GRF after event", "? help"):
@@ -208,7 +230,7 @@ def test_viewer_in_a_real_terminal(gemm, tmp_path):
         assert "0xffff (16 of 16 lanes)" in s
         subprocess.run(["tmux", "send-keys", "-t", session, "2"], check=True)
         s = wait_for("GRF after event")
-        assert re.search(r"r\d+-r\d+, elements 0-127", s)  # the dpas result's registers
+        assert re.search(r"r\d+ +([A-Z])\1{20,}", s)  # a register row held by one value (the dpas result's)
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
         end = time.monotonic() + 30
         while not (tmp_path / "exit").exists() and time.monotonic() < end:

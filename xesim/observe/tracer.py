@@ -41,6 +41,7 @@ from xesim.trace.spec import TraceSpec
 KINDS = {READ: "read", "w": "write", ATOMIC: "atomic"}
 BLOCK_OPS = ("xegpu.load_nd", "xegpu.store_nd", "xegpu.prefetch_nd")
 ROW_BYTES = 48  # the size-cap estimate of one recorded row
+REGISTRIES = ("ops", "allocs", "layouts")  # tables that number things once for the whole recording
 
 
 class Tracer(RegisterFileObserver):
@@ -326,6 +327,21 @@ class Tracer(RegisterFileObserver):
             return
         self.rows["sync"].append((self.seq, self.launch_no, *ks.block_id, sg, self.strings(kind), bid, phase,
                                   self._now()))
+
+    # ------------------------------------------------------------------------------------------- save / restore
+    def save(self) -> Any:
+        """What was recorded so far (the engine cross-check, ``XESIM_ENGINE=both``, runs a launch twice and keeps
+        the first run's observations).  The op, allocation and layout registries only grow and are kept."""
+        rows = {t: list(r) for t, r in self.rows.items() if t not in REGISTRIES}
+        return (super().save(), rows, bytes(self.value_blob), bytes(self.grf_blob), self.launch_no, self.seq,
+                dict(self.barriers), self.truncated, self.size)
+
+    def restore(self, state: Any) -> None:
+        base, rows, values, grf, self.launch_no, self.seq, barriers, self.truncated, self.size = state
+        super().restore(base)
+        for t, r in rows.items():
+            self.rows[t][:] = r
+        self.value_blob, self.grf_blob, self.barriers = bytearray(values), bytearray(grf), dict(barriers)
 
     # ------------------------------------------------------------------------------------------- limits, output
     def _now(self) -> int:

@@ -171,8 +171,8 @@ def timeline(tr: Trace, event: int, width: int = 64) -> Text:
     total = max(len(c) for c in lines.values())
     start = max(0, min(here - width // 2, total - width))
     t = Text()
-    t.append(f"workgroup ({inst[1]},{inst[2]},{inst[3]}) of launch {inst[0]}: ops {start}-"
-             f"{min(total, start + width) - 1} of {total} columns, aligned at barriers\n", style="dim")
+    t.append(f"wg ({inst[1]},{inst[2]},{inst[3]}) launch {inst[0]}: columns {start}-{min(total, start + width) - 1} "
+             f"of {total}, aligned at barriers\n", style="dim")
     for s in subs:
         t.append(f"sg{s[4]:<3}", style="bold" if s == inst else "dim")
         for g, e in lines[s][start:start + width]:

@@ -24,7 +24,8 @@ from xesim.trace.format import Trace
 HELP = """\
 xesim trace viewer — keys
 
-  up/down, j/k     previous / next op of the subgroup (in the op list)
+  up/down, j/k     previous / next op of the subgroup (op list: event
+                   number, source line, op)
   enter            in the tree: show that subgroup
   tab / shift+tab  move the focus: tree, op list, panes
   1 2 3 4          op pane, registers, memory, DPAS
@@ -77,7 +78,9 @@ class TraceViewer(App):
     #panes { height: 1fr; }
     #panes ContentSwitcher { height: 1fr; }
     #panes TabPane { height: 1fr; padding: 0; }
-    .pane { height: 1fr; }
+    .pane { height: 1fr; overflow-x: auto; }
+    .pane Static { width: auto; }
+    #timeline { width: auto; }
     """
     BINDINGS = [
         Binding("q", "quit", "quit"),
@@ -150,6 +153,10 @@ class TraceViewer(App):
                     wnode.add_leaf(f"sg {inst[4]}  ({n} ops)", data=inst)
         return tree
 
+    def on_resize(self) -> None:
+        # a wider op list on a wide terminal; at 80 columns the panes keep 46 (they scroll sideways)
+        self.query_one("#left").styles.width = 38 if self.size.width >= 100 else 34
+
     def on_mount(self) -> None:
         if self.instances:
             self.show_instance(self.instances[0])
@@ -167,7 +174,8 @@ class TraceViewer(App):
         ol.clear_options()
         depth, names = tr.events["depth"], tr.ops["name"]
         lines = tr.ops["line"]
-        ol.add_options([Option(f"{e:>4} {lines[tr.events['op'][e]]:>3} {' ' * int(depth[e])}"
+        w = len(str(self.events[-1])) if self.events else 1
+        ol.add_options([Option(f"{e:>{w}} {lines[tr.events['op'][e]]:>3} {' ' * int(depth[e])}"
                                f"{names[tr.events['op'][e]]}", id=str(e)) for e in self.events])
         self.alloc = None
         target = event if event is not None and event in self.events else (self.events[0] if self.events else None)
