@@ -162,6 +162,26 @@ def test_block_window_shows_offsets_and_padding(tmp_path_factory):
     assert "out of bounds: 96 of 128 elements (read as 0)" in at21["panes"]["mem"]
 
 
+def test_barrier_alignment_and_subgroup_ownership(tmp_path_factory):
+    """tests/e2e/sched_slm_exchange_8sg.mlir: 8 subgroups; subgroup s writes SLM row s and (after one gpu.barrier)
+    global row s; before the barrier subgroups run different numbers of ops only in their loops' trip counts (equal
+    here), so every subgroup's barrier sits in one column of the timeline."""
+    path = record(tmp_path_factory, ROOT / "tests" / "e2e" / "sched_slm_exchange_8sg.mlir")
+    slm, first, glob = drive(path, [["3"], ["m"], ["m"]])
+    timeline = slm["panes"]["timeline"].splitlines()[1:]
+    assert len(timeline) == 8
+    bars = {ln.index("|") for ln in timeline}
+    assert len(bars) == 1  # aligned
+    for view, space in ((slm, "slm"), (first, "slm"), (glob, "global")):
+        mem = view["panes"]["mem"]
+        assert f"({space}, 512 bytes) as 8x16 elements of 4 bytes: the workgroup and subgroup" in mem
+        legend = dict(re.findall(r" (\w)=wg \(0,0,0\) sg (\d)", mem))
+        rows = re.findall(r"^ *(\d+) (\w{16})$", mem, re.M)
+        assert len(rows) == 8
+        for r, cells in rows:
+            assert {legend[c] for c in cells} == {r}  # row s written by subgroup s
+
+
 def test_simt_fragments_and_dpas_pane(tmp_path_factory):
     path = record(tmp_path_factory, SIMT)
     (got,) = drive(path, [[*search("xegpu.dpas"), "4"]])

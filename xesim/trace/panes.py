@@ -8,7 +8,8 @@ so that what a pane shows can be tested without a terminal.  The app that lays t
   (``gpu.barrier``) and named-barrier waits, the selected op highlighted, partly active ops dimmed;
 * :func:`register_pane` — the subgroup's GRF at the op (after it ran): one row per register of 64 byte cells naming
   the value each byte belongs to, the element range it holds, the bytes in hex, the peak;
-* :func:`memory_pane` — an allocation as a heatmap of which workgroup last wrote each element, and for a 2D block
+* :func:`memory_pane` — an allocation as a heatmap of which workgroup (and subgroup, when workgroups have several)
+  last wrote each element, and for a 2D block
   message its window over the surface with the out-of-bounds (padding) part, transpose and VNNI packing;
 * :func:`dpas_pane` — A, B, C and the result of a DPAS.
 """
@@ -262,22 +263,26 @@ def memory_pane(tr: Trace, event: int, alloc: int | None = None, width: int = 64
         return t
     h, w, pitch, eb = surface_of(tr, alloc)
     wg, sg = A.writers(tr, alloc, eb)
+    L = int(tr.events["launch"][event])
+    gx, gy = int(tr.launches["grid_x"][L]), int(tr.launches["grid_y"][L])
+    per_wg = int(tr.launches["subgroups"][L])  # more than one: the owner is a workgroup's subgroup
+    owner = np.where(wg >= 0, wg * per_wg + np.maximum(sg, 0), -1)
     grid = np.full((h, pitch), -1, np.int64)
-    flat = wg[:h * pitch]
+    flat = owner[:h * pitch]
     grid.reshape(-1)[:flat.size] = flat
     grid = grid[:, :w]
     step = max(1, -(-w // width))
     shown = grid[:, ::step]
+    who = "workgroup and subgroup" if per_wg > 1 else "workgroup"
     t.append(f"allocation {alloc} ({tr.allocs['space'][alloc]}, {int(tr.allocs['size'][alloc]):,} bytes) as "
-             f"{h}x{w} elements of {eb} bytes: the workgroup that last wrote each element"
+             f"{h}x{w} elements of {eb} bytes: the {who} that last wrote each element"
              + (f" (every {step}th column)" if step > 1 else "") + "\n", style="bold")
     present = sorted({int(x) for x in np.unique(grid) if x >= 0})
     sym = {n: SYMBOLS[i % len(SYMBOLS)] for i, n in enumerate(present)}
-    L = int(tr.events["launch"][event])
-    gx, gy = int(tr.launches["grid_x"][L]), int(tr.launches["grid_y"][L])
     for i, n in enumerate(present[:16]):
         t.append(f" {sym[n]}", style=f"bold {OWNER_COLOURS[i % len(OWNER_COLOURS)]}")
-        t.append(f"=wg ({n % gx},{n // gx % gy},{n // (gx * gy)})")
+        k = n // per_wg
+        t.append(f"=wg ({k % gx},{k // gx % gy},{k // (gx * gy)})" + (f" sg {n % per_wg}" if per_wg > 1 else ""))
     if len(present) > 16:
         t.append(f" … {len(present)} workgroups")
     t.append("   · not written\n", style="dim")
