@@ -60,7 +60,7 @@ class Observer:
         """The launch ended (normally or with a fault)."""
 
     def workgroup_begin(self, ks: Any) -> None:
-        """Workgroup ``ks.block_id`` starts."""
+        """Workgroup ``ks.block_id`` starts (a lockstep batch calls it for each of its workgroups as it starts)."""
 
     def instance_begin(self, ks: Any) -> None:
         """Subgroup ``ks.subgroup_id`` of workgroup ``ks.block_id`` starts or resumes."""
