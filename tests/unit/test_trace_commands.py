@@ -95,3 +95,15 @@ def test_what_is_not_a_trace_is_one_error_line(tmp_path, cmd):
 def test_view_without_a_terminal_says_so(gemm):
     status, out, err = run_xesim(["trace", "view", str(gemm)])
     assert status == 1 and out == "" and "xesim trace view needs a terminal" in err
+
+
+def test_a_trace_with_nothing_recorded(tmp_path):
+    path, out = tmp_path / "e.xetrace", tmp_path / "e.json"
+    assert run_xesim(["run", "-q", "--trace", str(path), "--trace-kernel", "nothing*", str(SG_GEMM)])[0] == 0
+    status, text, _ = run_xesim(["trace", "summary", str(path)])
+    assert status == 0 and "0 op executions" in text and "not recorded (filters)" in re.sub(r"\s+", " ", text)
+    assert run_xesim(["trace", "log", str(path)])[:2] == (0, "")
+    assert run_xesim(["trace", "export", "--perfetto", str(out), str(path)])[0] == 0
+    import json
+
+    assert [e["ph"] for e in json.loads(out.read_text())["traceEvents"]] == ["M"]  # the launch's name only
