@@ -243,7 +243,7 @@ def test_viewer_in_a_real_terminal(gemm, tmp_path):
 
         wait_for("launch 0 @gemm")
         subprocess.run(["tmux", "send-keys", "-t", session, "/"], check=True)
-        time.sleep(0.3)
+        wait_for("search: op name")  # the search box is open (on a busy machine this takes a while)
         subprocess.run(["tmux", "send-keys", "-t", session, "-l", "xegpu.dpas"], check=True)
         subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
         s = wait_for("%d = xegpu.dpas")
