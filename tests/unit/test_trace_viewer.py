@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import html
-import os
 import re
 import shutil
 import subprocess
@@ -222,14 +221,15 @@ def test_fits_80x24(gemm):
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux (installed in the project's environment)")
 def test_viewer_in_a_real_terminal(gemm, tmp_path):
     """Run ``xesim trace view`` in a tmux pseudo-terminal, type a search and a pane key, read the screen, quit."""
-    session = f"xesim-view-{os.getpid()}"
+    session = "view"
+    tmux = ["tmux", "-S", str(tmp_path / "tmux.sock"), "-f", "/dev/null"]  # a server of its own
     env_cmd = (f"cd {ROOT} && PYTHONPATH={ROOT} TERM=xterm-256color {sys.executable} -c "
                f"'import sys; from xesim.cli import main; sys.exit(main())' trace view {gemm}; "
                f"echo EXIT=$? > {tmp_path / 'exit'}")
-    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "100", "-y", "32", env_cmd], check=True)
+    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "100", "-y", "32", env_cmd], check=True)
     try:
         def screen() -> str:
-            return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True,
+            return subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True,
                                   text=True).stdout
 
         def wait_for(text: str, timeout: float = 60) -> str:
@@ -242,19 +242,19 @@ def test_viewer_in_a_real_terminal(gemm, tmp_path):
             raise AssertionError(f"{text!r} not on the screen:\n{screen()}")
 
         wait_for("launch 0 @gemm")
-        subprocess.run(["tmux", "send-keys", "-t", session, "/"], check=True)
+        subprocess.run([*tmux, "send-keys", "-t", session, "/"], check=True)
         wait_for("search: op name")  # the search box is open (on a busy machine this takes a while)
-        subprocess.run(["tmux", "send-keys", "-t", session, "-l", "xegpu.dpas"], check=True)
-        subprocess.run(["tmux", "send-keys", "-t", session, "Enter"], check=True)
+        subprocess.run([*tmux, "send-keys", "-t", session, "-l", "xegpu.dpas"], check=True)
+        subprocess.run([*tmux, "send-keys", "-t", session, "Enter"], check=True)
         s = wait_for("%d = xegpu.dpas")
-        assert "0xffff (16 of 16 lanes)" in s
-        subprocess.run(["tmux", "send-keys", "-t", session, "2"], check=True)
+        assert "0xffff" in s  # every lane active
+        subprocess.run([*tmux, "send-keys", "-t", session, "2"], check=True)
         s = wait_for("GRF after event")
         assert re.search(r"r\d+ +([A-Z])\1{20,}", s)  # a register row held by one value (the dpas result's)
-        subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
+        subprocess.run([*tmux, "send-keys", "-t", session, "q"], check=True)
         end = time.monotonic() + 30
         while not (tmp_path / "exit").exists() and time.monotonic() < end:
             time.sleep(0.2)
         assert (tmp_path / "exit").read_text().strip() == "EXIT=0"
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
