@@ -12,6 +12,7 @@ from xesim import process_tuning as _process_tuning  # noqa: E402
 
 _process_tuning.apply()
 
+from xesim import trace  # noqa: E402  (xesim.trace.load reads trace files)
 from xesim.api import LaunchResult, Program, RunResult, launch, load  # noqa: E402
 
 
@@ -33,4 +34,4 @@ def format_module(module) -> str:
     return print_module(getattr(module, "module", module))
 
 
-__all__ = ["LaunchResult", "Program", "RunResult", "format_module", "launch", "load", "parse", "__version__"]
+__all__ = ["LaunchResult", "Program", "RunResult", "format_module", "launch", "load", "parse", "trace", "__version__"]

@@ -115,11 +115,46 @@ def standard_observers(config: RunConfig) -> list:
         from xesim.observe.registers import RegisterFileObserver
 
         out.append(RegisterFileObserver(checked=config.grf == "checked"))
+    if config.trace is not None:  # after the others: its steps wrap theirs (recorded times include them)
+        from xesim.observe.tracer import Tracer
+
+        out.append(Tracer(config.trace))
+    if config.progress:
+        from xesim.observe.progress import LaunchProgress
+
+        out.append(LaunchProgress())
     if config.engine == "both":
         from xesim.observe.crosscheck import EngineCrossCheck
 
         out.append(EngineCrossCheck())
     return out
+
+
+def trace_spec(trace: Any) -> Any:
+    """The :class:`xesim.trace.spec.TraceSpec` of a ``trace=`` argument: None, a path (record everything) or a
+    TraceSpec."""
+    from xesim.trace.spec import TraceSpec
+
+    if trace is None or isinstance(trace, TraceSpec):
+        return trace
+    return TraceSpec(str(trace))
+
+
+def finish_trace(engine: Any, program: str = "", error: BaseException | None = None) -> Any:
+    """Write the engine's trace, if it records one (:class:`xesim.observe.tracer.Tracer`); returns the tracer or
+    None.  ``error``: the fault that ended the run (noted in the trace)."""
+    from xesim.observe.tracer import Tracer
+
+    tracer = engine.observer(Tracer)
+    if tracer is None or tracer.closed:
+        return None
+    msg = None
+    if error is not None:
+        msg = error.render() if hasattr(error, "render") else str(error)
+    from xesim import __version__
+
+    tracer.file_size = tracer.close(program, msg, __version__)
+    return tracer
 
 
 def register_file(engine: Any) -> Any:
@@ -136,6 +171,7 @@ class RunResult:
     output: str
     values: tuple = ()
     engine: Any = None  # the Engine that ran it (register-file statistics, ownership queries)
+    trace: Any = None  # the recorded trace (xesim.trace.format.Trace) when run with trace=
 
     def ownership(self, value: Any, subgroup: int = 0) -> Any:
         """Which lane, register and byte held each element of kernel value ``value`` at its latest definition in
@@ -152,6 +188,7 @@ class LaunchResult:
     output: str
     arrays: list[np.ndarray] = field(default_factory=list)
     engine: Any = None  # the Engine that ran it (register-file statistics, ownership queries)
+    trace: Any = None  # the recorded trace (xesim.trace.format.Trace) when launched with trace=
 
     ownership = RunResult.ownership
 
@@ -159,8 +196,9 @@ class LaunchResult:
 class Program:
     """A parsed and verified program (wraps the IR :class:`~xesim.ir.core.Module`)."""
 
-    def __init__(self, module: Module) -> None:
+    def __init__(self, module: Module, name: str = "") -> None:
         self.module = module
+        self.name = name  # the file it came from ('' for text)
 
     def walk(self):
         return self.module.walk()
@@ -172,7 +210,7 @@ class Program:
 
     def run(self, entry: str = "main", args: list | tuple = (), seed: int = 0, target: str = "pvc",
             check_races: bool = False, grf: str | None = None, large_grf: bool = False,
-            jobs: int | None = None, check_memory: Any = None) -> RunResult:
+            jobs: int | None = None, check_memory: Any = None, trace: Any = None) -> RunResult:
         """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults (a data
         race between subgroups too when ``check_races``, xesim/observe/races.py).  ``grf`` ("off", "track",
         "checked"; default: the ``XESIM_GRF`` environment variable) runs kernels with the register-file model
@@ -181,12 +219,19 @@ class Program:
         ``jobs``: processes for the workgroups of each launch (default: ``XESIM_JOBS`` or the number of cores;
         xesim/exec/parallel.py); the results do not depend on it.  ``check_memory``: the memory checker's checks
         (``"all"``/True, or ``"init,bounds,leaks"``; xesim/observe/memcheck.py): warnings on stderr, errors
-        raised."""
+        raised.  ``trace``: a file path or a :class:`xesim.trace.spec.TraceSpec`: record a trace
+        (traces/FORMAT.md), written even when the run faults, and loaded as ``result.trace``."""
         buf = io.StringIO()
+        spec = trace_spec(trace)
         engine = make_engine(self.module, out=buf, seed=seed, target=target, check_races=check_races, grf=grf,
-                             large_grf=large_grf, jobs=jobs, check_memory=check_memory)
-        values = engine.run(entry, list(args))
-        return RunResult(buf.getvalue(), tuple(values), engine)
+                             large_grf=large_grf, jobs=jobs, check_memory=check_memory, trace=spec)
+        try:
+            values = engine.run(entry, list(args))
+        except Exception as exc:
+            finish_trace(engine, self.name, exc)
+            raise
+        finish_trace(engine, self.name)
+        return RunResult(buf.getvalue(), tuple(values), engine, _load_trace(spec))
 
 
 
@@ -205,16 +250,25 @@ def load(path_or_text: str | Path, verify: bool = True) -> Program:
     module = parse_source(text, name)
     if verify:
         verify_module(module)
-    return Program(module)
+    return Program(module, name if name != "<string>" else "")
+
+
+def _load_trace(spec: Any) -> Any:
+    if spec is None:
+        return None
+    from xesim.trace.format import load as load_trace
+
+    return load_trace(spec.path)
 
 
 def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple = (16, 1, 1),
            args: list | tuple = (), seed: int = 0, target: str = "pvc", check_races: bool = False,
            grf: str | None = None, large_grf: bool = False, jobs: int | None = None,
-           check_memory: Any = None) -> LaunchResult:
+           check_memory: Any = None, trace: Any = None) -> LaunchResult:
     """Launch ``kernel`` (``"module::func"``) with numpy arrays (copied in and out) and scalars; ``check_races``
-    reports unsynchronised conflicting accesses of its subgroups (xesim/observe/races.py); ``jobs`` and
-    ``check_memory`` as in :meth:`Program.run` (the arrays count as written; no leak check: nothing ends a run)."""
+    reports unsynchronised conflicting accesses of its subgroups (xesim/observe/races.py); ``jobs``,
+    ``check_memory`` and ``trace`` as in :meth:`Program.run` (the arrays count as written; no leak check: nothing
+    ends a run; ``result.trace``)."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
     from xesim.exec.faults import ExecFault
     from xesim.exec.values import MemRefValue, identity_strides, scalar
@@ -229,8 +283,9 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
         raise DiagnosticError(Diagnostic("error", func.loc,
                                          f"kernel {kernel} takes {len(ftype.inputs)} arguments, {len(args)} given"))
     buf = io.StringIO()
+    spec = trace_spec(trace)
     engine = make_engine(program.module, out=buf, seed=seed, target=target, check_races=check_races, grf=grf,
-                         large_grf=large_grf, jobs=jobs, check_memory=check_memory)
+                         large_grf=large_grf, jobs=jobs, check_memory=check_memory, trace=spec)
     values: list[Any] = []
     buffers: list[tuple[MemRefValue, np.ndarray]] = []
     for a, t in zip(args, ftype.inputs):
@@ -255,5 +310,8 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
     try:
         engine.launch(func, kernel, g, b, values, func)  # cross-checked under XESIM_ENGINE=both
     except ExecFault as exc:
-        raise DiagnosticError(exc.to_diagnostic()) from exc
-    return LaunchResult(buf.getvalue(), [mv.logical_array() for mv, _ in buffers], engine)
+        err = DiagnosticError(exc.to_diagnostic())
+        finish_trace(engine, program.name, err)
+        raise err from exc
+    finish_trace(engine, program.name)
+    return LaunchResult(buf.getvalue(), [mv.logical_array() for mv, _ in buffers], engine, _load_trace(spec))

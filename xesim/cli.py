@@ -7,8 +7,11 @@ status is 1 on any error.  ``--debug`` shows Python tracebacks of internal error
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from xesim import __version__
 from xesim.diagnostics import DiagnosticError
@@ -106,18 +109,26 @@ def _run_module(module, args: argparse.Namespace, out) -> tuple:
     from xesim.api import make_engine
     from xesim.hw.params import TargetError
 
+    spec = _trace_spec(args)  # --trace (issue 28)
     try:
         # flags, with the environment-variable aliases of the options they leave unset (xesim.api.ENVIRONMENT)
         engine = make_engine(module, out=out, seed=args.seed, target=args.target, strict=args.strict,
                              dpas_model=args.dpas_model, schedule=args.schedule, check_races=args.check_races,
-                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats,
+                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats, trace=spec,
+                             progress=show_progress(args, sys.stderr, os.environ),
                              launch_reuse=False if args.no_launch_reuse else None,
                              check_memory=args.check_memory)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
     try:
-        return engine.run(args.entry)
+        try:
+            result = engine.run(args.entry)
+        except DiagnosticError as exc:
+            _finish_trace(engine, args, exc)
+            raise
+        _finish_trace(engine, args, None)
+        return result
     finally:
         if args.stats:
             from xesim.api import register_file
@@ -128,6 +139,66 @@ def _run_module(module, args: argparse.Namespace, out) -> tuple:
             print(reuse_state(engine).report(), file=sys.stderr)
         if args.explain_assumptions:
             _explain(engine)
+
+
+def _trace_spec(args: argparse.Namespace):
+    """The TraceSpec of the --trace options, or None (a bad filter is an ``xesim: error:`` and exit status 1)."""
+    if not args.trace:
+        for opt in ("trace_kernel", "trace_wg", "trace_sg", "trace_ops", "trace_values", "trace_limit"):
+            if getattr(args, opt) is not None:
+                print(f"xesim: error: --{opt.replace('_', '-')} needs --trace OUT.xetrace", file=sys.stderr)
+                raise SystemExit(1)
+        return None
+    from xesim.trace import spec as S  # noqa: N812
+
+    try:
+        kw: dict = {}
+        if args.trace_kernel:
+            kw["kernels"] = tuple(k.strip() for k in args.trace_kernel.split(",") if k.strip())
+        if args.trace_wg is not None:
+            kw["workgroups"] = S.parse_workgroups(args.trace_wg)
+        if args.trace_sg is not None:
+            kw["subgroups"] = S.parse_ranges(args.trace_sg)
+        if args.trace_ops:
+            kw["ops"] = tuple(k.strip() for k in args.trace_ops.split(",") if k.strip())
+        if args.trace_values is not None:
+            kw["values"] = S.parse_values(args.trace_values)
+        if args.trace_limit is not None:
+            if args.trace_limit <= 0:
+                raise S.TraceSpecError(f"--trace-limit: must be a positive number of MB, not {args.trace_limit:g}")
+            kw["limit_mb"] = args.trace_limit
+    except S.TraceSpecError as exc:
+        print(f"xesim: error: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+    out = Path(args.trace)
+    if not out.parent.is_dir():
+        print(f"xesim: error: --trace: no such directory: {out.parent}", file=sys.stderr)
+        raise SystemExit(1)
+    return S.TraceSpec(str(out), **kw)
+
+
+def show_progress(args: argparse.Namespace, stderr: Any, environ: Mapping[str, str]) -> bool:
+    """Whether ``xesim run`` draws its progress bar (xesim/observe/progress.py): never with ``--quiet``; always with
+    ``--progress``; otherwise when stderr is a terminal and ``CI`` is unset or false (issue 28)."""
+    if args.quiet:
+        return False
+    if args.progress:
+        return True
+    ci = environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+    return bool(getattr(stderr, "isatty", lambda: False)()) and not ci
+
+
+def _finish_trace(engine, args: argparse.Namespace, error) -> None:
+    """Write the trace (when recording one) and say where, unless --quiet."""
+    if not args.trace:
+        return
+    from xesim.api import finish_trace
+
+    tracer = finish_trace(engine, args.file, error)
+    if tracer is not None and not args.quiet:
+        n = len(tracer.rows["events"])
+        print(f"xesim: trace of {n} op executions written to {args.trace} ({tracer.file_size:,} bytes)",
+              file=sys.stderr)
 
 
 def _explain(engine) -> None:
@@ -306,6 +377,26 @@ def build_parser() -> argparse.ArgumentParser:
                             "arguments and input bytes; by default such a launch takes that launch's writes)")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
+        # trace recording (issue 28; xesim/observe/tracer.py, traces/FORMAT.md)
+        r.add_argument("--trace", metavar="OUT.xetrace", default=None,
+                       help="record a trace of the kernels' execution (read it with 'xesim trace ...')")
+        r.add_argument("--trace-kernel", metavar="GLOBS", default=None,
+                       help="record only kernels matching these comma-separated globs (module::func or func)")
+        r.add_argument("--trace-wg", metavar="LIST", default=None,
+                       help="record only these workgroups: linear numbers (x fastest) or ranges (0,2-3), or ids "
+                            "x:y[:z]; the others run untraced (batched)")
+        r.add_argument("--trace-sg", metavar="LIST", default=None, help="record only these subgroup ids (0,2-3)")
+        r.add_argument("--trace-ops", metavar="GLOBS", default=None,
+                       help="record only ops whose name matches these comma-separated globs ('xegpu.*')")
+        r.add_argument("--trace-values", metavar="none|N|all", default=None,
+                       help="operand/result values recorded: none, those of at most N elements (default 4096), all")
+        r.add_argument("--trace-limit", metavar="MB", type=float, default=None,
+                       help="stop recording (the run goes on) when the trace reaches MB megabytes (default 512)")
+        r.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress bar and no trace message on stderr")
+        r.add_argument("--progress", action="store_true",
+                       help="a progress bar for launches over a second even when stderr is not a terminal or CI is "
+                            "set (default: only on a terminal, not under CI)")
         if name == "check":
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)
@@ -320,6 +411,9 @@ def build_parser() -> argparse.ArgumentParser:
     from xesim.testing.command import add_test_command
 
     add_test_command(sub, _positive_int)
+    from xesim.trace.commands import add_parser as add_trace_parser
+
+    add_trace_parser(sub)  # xesim trace summary | log | export | view (issue 28)
     return ap
 
 
@@ -345,6 +439,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (xesim trace log t.xetrace | head): end quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except Exception as exc:  # an internal error: never a bare traceback unless --debug
         if args.debug:
             raise

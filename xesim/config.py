@@ -44,7 +44,9 @@ class RunConfig:
     register statistics after the run.  ``launch_reuse``: a launch identical to its kernel's previous one (same
     arguments, same bytes in everything it may read or write, deterministic kernel) takes that launch's writes
     instead of running (xesim/exec/launch_reuse.py); ``check_memory``: the memory checker's checks (a subset of
-    :data:`MEMORY_CHECKS`; given as a comma list, ``"all"``, True or an iterable; empty: off).
+    :data:`MEMORY_CHECKS`; given as a comma list, ``"all"``, True or an iterable; empty: off); ``trace``: a
+    :class:`xesim.trace.spec.TraceSpec` to record a trace of the run (xesim/observe/tracer.py), or None;
+    ``progress``: a progress bar for long launches (xesim/observe/progress.py).
     """
 
     target: str = "pvc"
@@ -64,6 +66,8 @@ class RunConfig:
     stats: bool = False
     launch_reuse: bool = True
     check_memory: frozenset[str] = field(default_factory=frozenset)
+    trace: Any = None  # xesim.trace.spec.TraceSpec (issue 28)
+    progress: bool = False  # a progress bar on stderr for launches over a second (xesim/observe/progress.py)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "check_memory", memory_checks(self.check_memory))

@@ -49,7 +49,7 @@ import numpy as np
 
 from xesim.exec.axis import Diverged, bank_selector
 from xesim.exec.faults import ExecFault
-from xesim.exec.hooks import per_instance_reason
+from xesim.exec.hooks import follows_workgroup
 from xesim.exec.kernel_writes import launch_allocations
 from xesim.exec.lockstep import Lockstep
 from xesim.exec.region import Compiler, run_region
@@ -80,9 +80,6 @@ def batchable(engine: Any, kernel: Any, level: str) -> str | None:
         return "the reference engine runs one subgroup at a time"
     if cfg.schedule == "random":
         return "the random schedule interleaves single subgroups"
-    watcher = per_instance_reason(engine)
-    if watcher is not None:
-        return f"{watcher} follows single subgroups"
     if engine.config.batch < 2:
         return "batches of fewer than 2 instances (XESIM_BATCH)"
     ft = kernel.attributes["function_type"].type
@@ -189,6 +186,20 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
         # copies of allocations equal to their content now (a --jobs worker's own snapshot): the first batch's
         # roll-back snapshot need not copy them again
         pristine = engine.__dict__.pop("pristine_copies", None) or {}
+        if any(obs.per_instance for obs in engine.observers):
+            # workgroups an observer follows one subgroup at a time run so, in grid order with the batches
+            start = 0
+            for i, wg in enumerate(subset + [None]):
+                if wg is None or follows_workgroup(engine, wg):
+                    if i > start:
+                        run_batches(subset[start:i], {})
+                    if wg is not None:
+                        run_workgroups([wg])
+                    start = i + 1
+            return
+        run_batches(subset, pristine)
+
+    def run_batches(subset: list, pristine: dict) -> None:
         for start in range(0, len(subset), wgs_per_batch):
             wgs = subset[start:start + wgs_per_batch]
             n = len(wgs) * per_wg
@@ -212,6 +223,12 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
                 attributions = open_workgroups(wgs, bank_selector(ks, per_wg * group))
             else:
                 attributions, ks.slm = [], None
+                if engine.observers:  # open_workgroups tells them with SLM; an observer following one
+                    for wg in wgs:    # workgroup learns here that it no longer runs (xesim/exec/hooks.py)
+                        ks.block_id = wg
+                        for obs in engine.observers:
+                            obs.workgroup_begin(ks)
+                    ks.block_id = wgs[0]
             sync = Lockstep(ks, len(wgs), per_wg, group,
                             lambda i, wgs=wgs: f"subgroup {int(sgid[i % per_wg])} of workgroup {wgs[i // per_wg]}")
             saved_sync = (ks.barrier, ks.yield_point, ks.nbarrier_arrive, ks.nbarrier_wait)

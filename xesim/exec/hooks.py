@@ -15,8 +15,11 @@ The executor calls its observers at fixed points and imports none of them:
 * **the end of a run** — :meth:`Observer.run_end` when the entry function has returned (a last look at memory:
   the memory checker's leak check).
 
-An observer that follows subgroups one at a time sets :attr:`Observer.per_instance`: launches then run their
-subgroups as coroutines (not in lockstep) in one process, so the instance events above describe each subgroup.
+An observer that follows subgroups one at a time sets :attr:`Observer.per_instance`: launches then run in one
+process, and the workgroups it follows (:meth:`Observer.follows`; by default all of them) run their subgroups
+one at a time, as coroutines when they synchronise, not in lockstep, so the instance events above describe each
+subgroup.  The other workgroups of the launch may run batched: a tracer that records one workgroup costs the
+rest of the launch nothing but the single process.
 An observer that must see every op of host code execute sets :attr:`Observer.sees_host_ops`: host loop nests then
 run in the interpreter, whose steps it wraps, instead of as compiled code (xesim/exec/jit), which loads and stores
 memory inside one step.
@@ -34,7 +37,8 @@ class Observer:
 
     #: how reports name it ("the register-file model", "race detection (--check-races)")
     name = "an observer"
-    #: the observer follows single subgroups: the launches it watches never batch and stay in one process
+    #: the observer follows single subgroups: the launches it watches stay in one process, and the workgroups it
+    #: :meth:`follows` never batch (read at each launch's start: an observer may change it in :meth:`launch_begin`)
     per_instance = False
     #: the observer must see every launch execute: while it is subscribed no launch takes an identical earlier
     #: launch's writes instead of running (xesim/exec/launch_reuse.py).  True unless an observer says otherwise.
@@ -48,6 +52,12 @@ class Observer:
         slots of values: ``cx.slot(v)``; the function being compiled: ``cx.func_op``)."""
         return step
 
+    def follows(self, workgroup: tuple[int, int, int]) -> bool:
+        """Whether the observer (with :attr:`per_instance` set) follows the subgroups of ``workgroup`` of the launch
+        in progress one at a time; a workgroup no observer follows may run in a lockstep batch, where the
+        observer's wrapped steps still run but :meth:`instance_begin` is not called.  Default: every workgroup."""
+        return True
+
     def wrap_launch(self, engine: Any, launch: Any) -> Any:
         """The launch function to use instead of ``launch(kernel, name, grid, block, args, launch_op)`` (each observer
         wraps the previous one's, in subscription order)."""
@@ -60,7 +70,7 @@ class Observer:
         """The launch ended (normally or with a fault)."""
 
     def workgroup_begin(self, ks: Any) -> None:
-        """Workgroup ``ks.block_id`` starts."""
+        """Workgroup ``ks.block_id`` starts (a lockstep batch calls it for each of its workgroups as it starts)."""
 
     def instance_begin(self, ks: Any) -> None:
         """Subgroup ``ks.subgroup_id`` of workgroup ``ks.block_id`` starts or resumes."""
@@ -95,6 +105,11 @@ def per_instance_reason(engine: Any) -> str | None:
 def host_ops_reason(engine: Any) -> str | None:
     """The name of the first subscribed observer that must see every host op execute, or None."""
     return next((obs.name for obs in engine.observers if obs.sees_host_ops), None)
+
+
+def follows_workgroup(engine: Any, workgroup: tuple[int, int, int]) -> bool:
+    """Whether a subscribed observer follows the subgroups of ``workgroup`` one at a time (it must not batch)."""
+    return any(obs.per_instance and obs.follows(workgroup) for obs in engine.observers)
 
 
 class SchedulerEvents:

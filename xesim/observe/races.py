@@ -451,6 +451,15 @@ def instrument(observer: RaceObserver, op: Any, cx: Any, step: Any) -> Any:
     return checked
 
 
+def footprint(op: Any, cx: Any) -> Any:
+    """``fp(fr) -> [(space, start addresses, bytes each, kind)]``: the exact bytes kernel op ``op`` accesses when it
+    runs with frame ``fr`` (every active lane's at the lane level), or None for an op that accesses no memory
+    (:data:`FOOTPRINTS`; also read by the tracer, xesim/observe/tracer.py)."""
+    make = FOOTPRINTS.get(op.name)
+    fp = make(op, cx) if make is not None else None
+    return None if fp is None else _lanewise(op, cx, fp)
+
+
 def _lanewise(op: Any, cx: Any, fp: Any) -> Any:
     """At the lane level (xesim/exec/axis.py) an operand may vary between lanes: the footprint is then the
     union of every active lane's footprint computed with that lane's operand values (as the op executes per

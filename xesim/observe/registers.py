@@ -373,12 +373,14 @@ class _Instance:
         rf.write(v, img)
         self.objs[v] = (obj, layout)
         self.history[v] = (place, layout)
+        self.launch.observer.placed(v, place, layout, img, label)
         if place.spilled:
             self.launch.spilled(op, place, img.size, rf)
 
     def free(self, v: Any) -> None:
         if self.objs.pop(v, None) is not None:
             self.rf.free(v)
+            self.launch.observer.freed(v)
 
 
 @dataclass
@@ -659,9 +661,9 @@ def instrument(observer: RegisterFileObserver, op: Any, cx: Any, compiled: Any, 
     if is_term:
         def term(fr: list) -> tuple:
             g = observer.launch
-            if g is None:
+            inst = None if g is None else g.current
+            if inst is None:
                 return compiled(fr)
-            inst = g.current
             prologue(inst, fr)
             out = compiled(fr)
             epilogue(inst, fr)
@@ -671,10 +673,10 @@ def instrument(observer: RegisterFileObserver, op: Any, cx: Any, compiled: Any, 
 
     def step(fr: list) -> None:
         g = observer.launch
-        if g is None:
+        inst = None if g is None else g.current
+        if inst is None:  # no launch, or a workgroup the observer does not follow (batched)
             compiled(fr)
             return
-        inst = g.current
         prologue(inst, fr)
         compiled(fr)
         epilogue(inst, fr)
@@ -741,9 +743,20 @@ class RegisterFileObserver(Observer):
             self.launch.finish()
             self.launch = None
 
+    def workgroup_begin(self, ks: Any) -> None:
+        if self.launch is not None:  # until one of its subgroups starts (never, in a batch)
+            self.launch.current = None
+
     def instance_begin(self, ks: Any) -> None:
         if self.launch is not None:
             self.launch.activate(ks)
+
+    def placed(self, value: Any, place: Placement, layout: Layout, image: np.ndarray, label: str) -> None:
+        """The current instance placed ``value`` (its register image ``image``) at ``place`` (a subclass's hook:
+        the tracer records it)."""
+
+    def freed(self, value: Any) -> None:
+        """The current instance freed ``value``'s registers (a subclass's hook)."""
 
     def save(self) -> Any:
         return copy.deepcopy(self.stats), dict(self.records)
