@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from math import prod
 from typing import Any
 
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
@@ -172,7 +173,14 @@ def decode_scatter_access(op: Any) -> ScatterAccess:
         lane_shape = tuple(offsets.type.shape) if offsets is not None and isinstance(offsets.type, T.VectorType) \
             else None
     scalar_operand = any(v is not None and not isinstance(v.type, T.VectorType) for v in (offsets, mask))
-    if scalar_operand:
+    # Upstream lane-level programs also write one lane's offset and mask as one-element vectors
+    # (``vector<1xindex>``, ``vector<1xi1>``; upstream-xegpu-xevm.md §2.6 "Lane level: scalar or 1-element
+    # offsets/mask with a vector<c> result"): with a buffer source, a single offset and a value of at most one
+    # lane's chunk is the lane form (a subgroup-level access has one offset per lane).
+    one_lane = (not isinstance(st, T.TensorDescType) and offsets is not None and isinstance(offsets.type, T.VectorType)
+                and offsets.type.num_elements == 1
+                and (value_shape is None or (len(value_shape) <= 1 and prod(value_shape) == chunk)))
+    if scalar_operand or one_lane:
         simt = True
     elif isinstance(st, T.TensorDescType) and value_shape is not None:
         simt = len(value_shape) == 1 and value_shape[0] == chunk and st.num_elements > chunk
