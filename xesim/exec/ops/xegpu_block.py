@@ -155,12 +155,17 @@ def _create_nd_tdesc(op: Any, cx: Any):
             addr = int(s) & ADDR_MASK
             shape, strides = tuple(get_shape(fr)), tuple(get_strides(fr))
             space = _space_of(engine, slm)
+            # Creating a descriptor is not an access (upstream-xegpu-xevm.md §2.1 "Builds a descriptor value; no
+            # memory access"): an address outside every live allocation (e.g. made only for a prefetch that
+            # runs past the end) is accepted here; the loads and stores through it are checked.
             a = space.allocation_at(addr)
-            if a is None or not a.alive:
-                what = "freed memory" if a is not None else f"no {space.name} allocation"
-                raise ExecFault(f"source address 0x{addr:x} points to {what}")
             base = addr
-            origin = f"address 0x{addr:x} ({a.describe()})"
+            if a is None:
+                origin = f"address 0x{addr:x} (no {space.name} allocation)"
+            elif not a.alive:
+                origin = f"address 0x{addr:x} (freed memory)"
+            else:
+                origin = f"address 0x{addr:x} ({a.describe()})"
         rank = len(shape)
         if len(strides) != rank or rank < td_rank:
             raise ExecFault(f"shape {list(shape)} and strides {list(strides)} do not describe a {td_rank}-D surface")
