@@ -569,7 +569,7 @@ func.func @main(%m: memref<16xf32>, %p: i64, %bad: index) -> vector<16xf32> {
     with pytest.raises(DiagnosticError) as info:
         engine.run("main", [mm, mm.aligned, 1000])
     msg = info.value.render()
-    assert "t.mlir:11:3" in msg and "lane 7" in msg  # the masked load of line 11 went through
+    assert "t.mlir:12:3" in msg and "lane 7" in msg  # the masked load of line 11 went through
     (v,) = engine.run("main", [mm, mm.aligned, 3])
     want = m.copy()
     want[7] = m[3]
