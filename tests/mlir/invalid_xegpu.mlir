@@ -696,7 +696,7 @@ func.func @dpas_n(%a: vector<8x16xf16>, %b: vector<16x16xf16>) {
 // -----
 
 func.func @dpas_acc(%a: vector<8x16xf16>, %b: vector<16x16xf16>, %c: vector<8x16xf16>) {
-  // expected-error@+1 {{Expecting the acc type to be the same as result.}}
+  // expected-error@+1 {{'xegpu.dpas' op Accumulator type must match result type.}}
   %0 = xegpu.dpas %a, %b, %c : vector<8x16xf16>, vector<16x16xf16>, vector<8x16xf16> -> vector<8x16xf32>
   return
 }
@@ -704,7 +704,7 @@ func.func @dpas_acc(%a: vector<8x16xf16>, %b: vector<16x16xf16>, %c: vector<8x16
 // -----
 
 func.func @dpas_ranks(%a: vector<2x8x16xf16>, %b: vector<16x16xf16>) {
-  // expected-error@+1 {{expecting lhs and result to be a 2D vector, and rhs to be either 2D or 3D (packed) vector.}}
+  // expected-error@+1 {{'xegpu.dpas' op Rank mismatch among A, B, and result.}}
   %0 = xegpu.dpas %a, %b : vector<2x8x16xf16>, vector<16x16xf16> -> vector<8x16xf32>
   return
 }
@@ -712,32 +712,32 @@ func.func @dpas_ranks(%a: vector<2x8x16xf16>, %b: vector<16x16xf16>) {
 // -----
 
 func.func @dpas_layout(%a: vector<64x64xf16>, %b: vector<64x64xf16>) {
-  // expected-error@+1 {{cannot distribute [64, 64] using #xegpu.layout<sg_layout = [3, 2], sg_data = [32, 32]> ('layout_a')}}
-  %0 = xegpu.dpas %a, %b {layout_a = #xegpu.layout<sg_layout = [3, 2], sg_data = [32, 32]>} : vector<64x64xf16>, vector<64x64xf16> -> vector<64x64xf32>
+  // expected-error@+1 {{'xegpu.dpas' op A shape is not distributable with the layout}}
+  %0 = xegpu.dpas %a, %b <{layout_a = #xegpu.layout<sg_layout = [3, 2], sg_data = [32, 32]>}> : vector<64x64xf16>, vector<64x64xf16> -> vector<64x64xf32>
   return
 }
 
 // -----
 
 func.func @dpas_mx_scale_m(%a: vector<8x64xf8E5M2>, %b: vector<64x16xf8E5M2>, %sa: vector<16x2xf8E8M0FNU>, %sb: vector<2x16xf8E8M0FNU>) {
-  // expected-error@+1 {{scale_a M-dimension mismatch: A has M=8 but scale_a has 16 rows}}
-  %0 = xegpu.dpas_mx %a, %b scales(%sa, %sb) : vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<16x2xf8E8M0FNU>, vector<2x16xf8E8M0FNU> -> vector<8x16xf32>
+  // expected-error@+1 {{'xegpu.dpas_mx' op Scale A M dimension [16] must match A M dimension [8].}}
+  %0 = xegpu.dpas_mx %a, %b scale_a = %sa scale_b = %sb : (vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<16x2xf8E8M0FNU>, vector<2x16xf8E8M0FNU>) -> vector<8x16xf32>
   return
 }
 
 // -----
 
 func.func @dpas_mx_scale_k(%a: vector<8x64xf8E5M2>, %b: vector<64x16xf8E5M2>, %sa: vector<8x2xf8E8M0FNU>, %sb: vector<4x16xf8E8M0FNU>) {
-  // expected-error@+1 {{scale K-dimension mismatch: scale_a has 2 scales along K but scale_b has 4}}
-  %0 = xegpu.dpas_mx %a, %b scales(%sa, %sb) : vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<4x16xf8E8M0FNU> -> vector<8x16xf32>
+  // expected-error@+1 {{'xegpu.dpas_mx' op Scale K dimension mismatch: scale_a has K=2 but scale_b has K=4.}}
+  %0 = xegpu.dpas_mx %a, %b scale_a = %sa scale_b = %sb : (vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<4x16xf8E8M0FNU>) -> vector<8x16xf32>
   return
 }
 
 // -----
 
 func.func @dpas_mx_scale_n(%a: vector<8x64xf8E5M2>, %b: vector<64x16xf8E5M2>, %sa: vector<8x2xf8E8M0FNU>, %sb: vector<2x8xf8E8M0FNU>) {
-  // expected-error@+1 {{scale_b N-dimension mismatch}}
-  %0 = xegpu.dpas_mx %a, %b scales(%sa, %sb) : vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<2x8xf8E8M0FNU> -> vector<8x16xf32>
+  // expected-error@+1 {{'xegpu.dpas_mx' op Scale B N dimension [8] must match B N dimension [16].}}
+  %0 = xegpu.dpas_mx %a, %b scale_a = %sa scale_b = %sb : (vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<2x8xf8E8M0FNU>) -> vector<8x16xf32>
   return
 }
 

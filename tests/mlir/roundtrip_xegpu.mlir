@@ -56,7 +56,7 @@
 // CHECK-NEXT: %x = xegpu.load_nd %t[0, 0] : !xegpu.tensor_desc<32x64xf32, #wg> -> vector<32x64xf32>
 // CHECK-NEXT: %y = xegpu.convert_layout %v <{input_layout = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>, target_layout = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32], order = [0, 1]>}> : vector<128x128xf32>
 // CHECK-NEXT: %z = xegpu.convert_layout %y <{input_layout = #xegpu.slice<#xegpu.layout<sg_layout = [8, 4, 2], sg_data = [16, 32, 8]>, dims = [2]>, target_layout = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>}> : vector<128x128xf32>
-// CHECK-NEXT: %p = xegpu.dpas %z, %z, %z {layout_a = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>, layout_cd = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>} : vector<128x128xf32>, vector<128x128xf32>, vector<128x128xf32> -> vector<128x128xf32>
+// CHECK-NEXT: %p = xegpu.dpas %z, %z, %z <{layout_a = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>, layout_cd = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>}> : vector<128x128xf32>, vector<128x128xf32>, vector<128x128xf32> -> vector<128x128xf32>
 // CHECK-NEXT: return
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func @barriers_and_slm(%id: i8, %n: i8, %m: memref<4096xi8, 3>, %x: index) {

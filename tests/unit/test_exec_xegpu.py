@@ -696,7 +696,7 @@ func.func @main(%v: vector<8x16xf32>) -> vector<8x16xf32> {
 def test_dpas_mx_is_not_supported_yet() -> None:
     src = """
 func.func @main(%a: vector<8x64xf8E5M2>, %b: vector<64x16xf8E5M2>, %sa: vector<8x2xf8E8M0FNU>, %sb: vector<2x16xf8E8M0FNU>) -> vector<8x16xf32> {
-  %d = xegpu.dpas_mx %a, %b scales(%sa, %sb) : vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<2x16xf8E8M0FNU> -> vector<8x16xf32>
+  %d = xegpu.dpas_mx %a, %b scale_a = %sa scale_b = %sb : (vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<2x16xf8E8M0FNU>) -> vector<8x16xf32>
   return %d : vector<8x16xf32>
 }
 """

@@ -622,58 +622,94 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
 # ============================================================================== compute
 
 
+def _distributable(op: Operation, name: str, shape: list[int], what: str) -> None:
+    """Upstream's anchor-layout check: the layout ``name`` (if present) must distribute ``shape``
+    (upstream-xegpu-xevm.md §3.4 ``isDistributable``); ``what`` starts the message (``A shape``, ...)."""
+    lay = _layout_of(op.attributes.get(name))
+    if lay is None or lay.kind == "sg_map":
+        return
+    if lay.rank != len(shape) or not xl.is_evenly_distributable(shape, lay):
+        raise _RuleError(f"{what} is not distributable with the layout")
+
+
 def _dpas_shapes(op: Operation) -> tuple[list[int], list[int], list[int]] | None:
-    """Common dpas / dpas_mx checks; returns (A, B, D) shapes, or None for SIMT (all 1-D) code."""
+    """DpasOp::verify / DpasMxOp::verify (upstream-xegpu-xevm.md §2.8, messages verbatim, in upstream's order):
+    the anchor layouts distribute their operands; acc type == result type; all-1-D (lane form) accepted; A, B,
+    result at least 2-D; a B one rank above A is VNNI-packed (upstream accepts it without further checks; xesim
+    also checks its K, M and N, with the same messages, because the executor relies on them); equal ranks,
+    batch dims, then K, M, N.  Returns (A, B, D) shapes, or None for the lane form."""
     res_t = op.results[0].type
+    a_t, b_t = _operand(op, "lhs").type, _operand(op, "rhs").type
+    a, b, d = _shape(a_t), _shape(b_t), _shape(res_t)
+    vnni = len(b) == len(a) + 1
+    _distributable(op, "layout_cd", d, "Result shape")
+    _distributable(op, "layout_a", a, "A shape")
+    _distributable(op, "layout_b", (b[:-3] + [b[-3] * b[-1], b[-2]]) if vnni and len(b) >= 3 else b, "B shape")
     acc = _operand(op, "acc")
     if acc is not None and acc.type != res_t:
-        raise _RuleError("Expecting the acc type to be the same as result.")
-    shape = decode_dpas(op)
-    if shape.simt:
+        raise _RuleError("Accumulator type must match result type.")
+    if len(a) == 1 and len(b) == 1 and len(d) == 1:
         return None
-    a, b, d = list(shape.a_shape), list(shape.b_shape), list(shape.d_shape)
-    if len(a) != 2 or len(b) not in (2, 3) or len(d) != 2:
-        raise _RuleError("expecting lhs and result to be a 2D vector, and rhs to be either 2D or 3D (packed) vector.")
-    b_k = shape.k
-    if b_k != a[1]:
-        raise _RuleError(f"K-dimension mismatch: A has K={a[1]} but B has K={b_k}")
-    if a[0] != d[0]:
-        raise _RuleError(f"M-dimension mismatch: A has M={a[0]} but the result has M={d[0]}")
-    if b[1] != d[1]:
-        raise _RuleError(f"N-dimension mismatch: B has N={b[1]} but the result has N={d[1]}")
-    _check_anchor(op, "layout_a", a)
-    _check_anchor(op, "layout_b", [b_k, b[1]] if len(b) == 3 else b)
-    _check_anchor(op, "layout_cd", d)
+    if len(a) < 2:
+        raise _RuleError("A operand must be at least a 2D vector.")
+    if len(b) < 2:
+        raise _RuleError("B operand must be at least a 2D vector.")
+    if len(d) < 2:
+        raise _RuleError("Result must be at least a 2D vector.")
+    if vnni:
+        b_k, b_n = b[-3] * b[-1], b[-2]
+    else:
+        if not len(a) == len(b) == len(d):
+            raise _RuleError("Rank mismatch among A, B, and result.")
+        for i in range(len(a) - 2):
+            if a[i] != d[i]:
+                raise _RuleError(f"Batch dimension mismatch at dim {i}: A has {a[i]} but result has {d[i]}.")
+            if a[i] != b[i]:
+                raise _RuleError(f"Batch dimension mismatch at dim {i}: A has {a[i]} but B has {b[i]}.")
+        b_k, b_n = b[-2], b[-1]
+    if a[-1] != b_k:
+        raise _RuleError(f"K-dimension mismatch: A has K={a[-1]} but B has K={b_k}.")
+    if a[-2] != d[-2]:
+        raise _RuleError(f"M-dimension mismatch: A has M={a[-2]} but result has M={d[-2]}.")
+    if b_n != d[-1]:
+        raise _RuleError(f"N-dimension mismatch: B has N={b_n} but result has N={d[-1]}.")
     return a, b, d
 
 
 @_rule("xegpu_dpas")
 def _dpas(op: Operation, ctx: Any) -> None:
-    """DpasOp::verify: acc type == result type; SIMT (all 1-D) accepted; else A [M,K], B [K,N] or
-    [K/v,N,v], D [M,N] with matching M, N, K; layout_a/b/cd distribute their operands."""
+    """DpasOp::verify (upstream-xegpu-xevm.md §2.8)."""
     _dpas_shapes(op)
 
 
 @_rule("xegpu_dpas_mx")
 def _dpas_mx(op: Operation, ctx: Any) -> None:
-    """DpasMxOp: dpas rules + 2-D scales with scale_a[0] == M, scale_b[1] == N, scale_a[1] == scale_b[0]."""
+    """DpasMxOp::verify (upstream-xegpu-xevm.md §2.9): the dpas rules, then each scale that is a vector of rank
+    > 1 (scalars and 1-D scales are not checked): its layout, its M (second-to-last) dim against A's M, its N
+    (last) dim against B's N, and the two scales' K dims against each other.  Scales must be f8E8M0FNU (the
+    operand type constraint of upstream; message xesim's)."""
     shapes = _dpas_shapes(op)
-    sa_t = _operand(op, "scale_a").type
-    sb_t = _operand(op, "scale_b").type
+    sa, sb = _operand(op, "scale_a"), _operand(op, "scale_b")
+    for name, v in (("scale_a", sa), ("scale_b", sb)):
+        if v is not None and T.element_type_of(v.type) != T.FloatType("f8E8M0FNU"):
+            raise _RuleError(f"{name} must be f8E8M0FNU or a vector of f8E8M0FNU, got {v.type}")
     if shapes is None:
         return
     a, b, _ = shapes
-    if sa_t.rank != 2 or sb_t.rank != 2:
-        raise _RuleError("expecting scale_a and scale_b to be 2D vectors.")
-    sa, sb = list(sa_t.shape), list(sb_t.shape)
-    if sa[0] != a[0]:
-        raise _RuleError(f"scale_a M-dimension mismatch: A has M={a[0]} but scale_a has {sa[0]} rows")
-    if sb[1] != b[1]:
-        raise _RuleError(f"scale_b N-dimension mismatch: B has N={b[1]} but scale_b has {sb[1]} columns")
-    if sa[1] != sb[0]:
-        raise _RuleError(f"scale K-dimension mismatch: scale_a has {sa[1]} scales along K but scale_b has {sb[0]}")
-    _check_anchor(op, "layout_a_scale", sa)
-    _check_anchor(op, "layout_b_scale", sb)
+    vnni = len(b) == len(a) + 1
+    b_n = b[-2] if vnni else b[-1]
+    sa_s = _shape(sa.type) if sa is not None else []
+    sb_s = _shape(sb.type) if sb is not None else []
+    if len(sa_s) > 1:
+        _distributable(op, "layout_a_scale", sa_s, "ScaleA shape")
+        if sa_s[-2] != a[-2]:
+            raise _RuleError(f"Scale A M dimension [{sa_s[-2]}] must match A M dimension [{a[-2]}].")
+    if len(sb_s) > 1:
+        _distributable(op, "layout_b_scale", sb_s, "ScaleB shape")
+        if sb_s[-1] != b_n:
+            raise _RuleError(f"Scale B N dimension [{sb_s[-1]}] must match B N dimension [{b_n}].")
+    if len(sa_s) > 1 and len(sb_s) > 1 and sa_s[-1] != sb_s[-2]:
+        raise _RuleError(f"Scale K dimension mismatch: scale_a has K={sa_s[-1]} but scale_b has K={sb_s[-2]}.")
 
 
 @_rule("xegpu_convert_layout")
