@@ -20,7 +20,7 @@ func.func @create_nd_tdesc_integer_needs_shape(%p: i64) {
 // -----
 
 func.func @create_nd_tdesc_shape_strides_rank(%p: ui64, %h: index, %w: index) {
-  // expected-error@+1 {{Expecting the rank of shape, strides, offsets, and source (if source is a memref) should match with each other}}
+  // expected-error@+1 {{'xegpu.create_nd_tdesc' op Expecting the rank of shape and strides to match.}}
   %0 = xegpu.create_nd_tdesc %p, shape : [%h, %w], strides : [1] : ui64 -> !xegpu.tensor_desc<8x16xf32>
   return
 }
@@ -36,7 +36,7 @@ func.func @create_nd_tdesc_offsets_rank(%src: memref<64x64xf32>) {
 // -----
 
 func.func @create_nd_tdesc_tdesc_rank(%src: memref<64xf32>) {
-  // expected-error@+1 {{Expecting the TensorDesc rank is not greater than the ranks of shape, strides, offsets or the memref source}}
+  // expected-error@+1 {{'xegpu.create_nd_tdesc' op Expecting the TensorDesc rank is not greater than the ranks of shape, strides or the memref source.}}
   %0 = xegpu.create_nd_tdesc %src : memref<64xf32> -> !xegpu.tensor_desc<8x16xf32>
   return
 }
@@ -235,9 +235,9 @@ func.func @slice_dim_range(%v: vector<128xf32>) {
 
 // -----
 
-func.func @load_nd_rank(%t: !xegpu.tensor_desc<2x8x16xf32>) {
-  // expected-error@+1 {{Expects a 1D or 2D TensorDesc}}
-  %0 = xegpu.load_nd %t : !xegpu.tensor_desc<2x8x16xf32> -> vector<2x8x16xf32>
+func.func @load_nd_batched_shape(%t: !xegpu.tensor_desc<2x8x16xf32>) {
+  // expected-error@+1 {{'xegpu.load_nd' op Result shape [8, 16] is not consistent with tensor descriptor !xegpu.tensor_desc<2x8x16xf32>}}
+  %0 = xegpu.load_nd %t[0, 0, 0] : !xegpu.tensor_desc<2x8x16xf32> -> vector<8x16xf32>
   return
 }
 
@@ -356,7 +356,7 @@ func.func @load_nd_scattered(%t: !xegpu.tensor_desc<16xf32, #xegpu.scatter_tdesc
 // -----
 
 func.func @load_nd_anchor_layout(%t: !xegpu.tensor_desc<8x8xf32>) {
-  // expected-error@+1 {{cannot distribute [8, 8] using #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]> ('layout')}}
+  // expected-error@+1 {{'xegpu.load_nd' op TensorDesc shape is not distributable with the layout}}
   %0 = xegpu.load_nd %t <{layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]>}> : !xegpu.tensor_desc<8x8xf32> -> vector<8x8xf32>
   return
 }
@@ -413,9 +413,9 @@ func.func @store_nd_shape(%v: vector<16x8xf32>, %t: !xegpu.tensor_desc<8x16xf32>
 
 // -----
 
-func.func @store_nd_rank(%v: vector<2x8x16xf32>, %t: !xegpu.tensor_desc<2x8x16xf32>) {
-  // expected-error@+1 {{Expects a 1D or 2D TensorDesc}}
-  xegpu.store_nd %v, %t : vector<2x8x16xf32>, !xegpu.tensor_desc<2x8x16xf32>
+func.func @store_nd_batched_offsets(%v: vector<2x8x16xf32>, %t: !xegpu.tensor_desc<2x8x16xf32>) {
+  // expected-error@+1 {{'xegpu.store_nd' op Mismatched ranks between offsets and tensor descriptor}}
+  xegpu.store_nd %v, %t[0, 0] : vector<2x8x16xf32>, !xegpu.tensor_desc<2x8x16xf32>
   return
 }
 
@@ -440,7 +440,7 @@ func.func @prefetch_nd_hint(%t: !xegpu.tensor_desc<8x16xf16>) {
 // -----
 
 func.func @prefetch_nd_layout(%t: !xegpu.tensor_desc<24x16xf16>) {
-  // expected-error@+1 {{cannot distribute [24, 16] using}}
+  // expected-error@+1 {{'xegpu.prefetch_nd' op TensorDesc shape is not distributable with the layout}}
   xegpu.prefetch_nd %t <{layout = #xegpu.layout<inst_data = [16, 16]>}> : !xegpu.tensor_desc<24x16xf16>
   return
 }
@@ -612,7 +612,7 @@ func.func @store_simt_chunk(%v: vector<4xf32>, %dst: memref<256xf32>, %off: inde
 // -----
 
 func.func @store_layout(%v: vector<16xf32>, %dst: i64, %off: vector<16xindex>, %m: vector<16xi1>) {
-  // expected-error@+1 {{cannot distribute [16] using #xegpu.layout<lane_layout = [32], lane_data = [1]> ('layout')}}
+  // expected-error@+1 {{'xegpu.store' op Value shape is not distributable with the layout}}
   xegpu.store %v, %dst[%off], %m <{layout = #xegpu.layout<lane_layout = [32], lane_data = [1]>}> : vector<16xf32>, i64, vector<16xindex>, vector<16xi1>
   return
 }

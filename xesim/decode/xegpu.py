@@ -49,6 +49,7 @@ class BlockAccess:
     transpose_bit_width: int | None
     value_shape: tuple[int, ...] | None
     simt: bool
+    lead: tuple[int, ...] = ()  # the leading (batch) tile dims of a rank 3-5 descriptor (spec §2.3 "Batched")
 
     @property
     def elem_bytes(self) -> int:
@@ -76,14 +77,15 @@ class BlockAccess:
         """The whole-tile value shapes a load may have (LoadNdOp::verify): the tile after the transpose and the
         VNNI packing (factor from the value's last dimension), with ``array_length`` blocks as a leading
         dimension or stacked along the first."""
-        shape = [self.rows, self.cols] if self.rank == 2 else [self.cols]
+        shape = [self.rows, self.cols] if self.rank >= 2 else [self.cols]
         if self.transpose:
             shape = shape[::-1]
         if self.packed_result and self.rank == 2 and self.value_shape and self.value_shape[-1] > 0:
             v = self.value_shape[-1]
             shape = [shape[0] // v, *shape[1:], v]
         a = self.array_length
-        return [shape] if a == 1 else [[a, *shape], [a * shape[0], *shape[1:]]]
+        lead = list(self.lead)
+        return [lead + shape] if a == 1 else [lead + [a, *shape], lead + [a * shape[0], *shape[1:]]]
 
 
 def _int_list(attr: Any) -> list[int] | None:
@@ -115,7 +117,7 @@ def decode_block_access(op: Any) -> BlockAccess:
         vt = op.operand_group("value")[0].type
     else:
         vt = None
-    rows, cols = (td.shape[0], td.shape[1]) if td.rank == 2 else (1, td.shape[0])
+    rows, cols = (td.shape[-2], td.shape[-1]) if td.rank >= 2 else (1, td.shape[0])
     trans = _int_list(op.attributes.get("transpose"))
     valid = trans is not None and sorted(trans) == list(range(td.rank))
     tbw = op.attributes.get("transpose_bit_width")
@@ -126,7 +128,8 @@ def decode_block_access(op: Any) -> BlockAccess:
     return BlockAccess(kind, td.rank, rows, cols, a, T.bit_width(td.element_type),
                        bool(_enc_int(td, "boundary_check", 1)),
                        valid and trans == [1, 0], trans is not None and not valid, "packed" in op.attributes,
-                       tbw.value if isinstance(tbw, A.IntegerAttr) else None, value_shape, simt)
+                       tbw.value if isinstance(tbw, A.IntegerAttr) else None, value_shape, simt,
+                       tuple(td.shape[:-2]))
 
 
 # ============================================================================================ scattered accesses

@@ -245,14 +245,15 @@ def _check_hints(op: Operation, allowed: tuple[str, ...]) -> None:
             raise _RuleError(f"invalid {name}: {a}")
 
 
-def _check_anchor(op: Operation, name: str, shape: list[int]) -> None:
-    """An anchor layout attribute must evenly distribute ``shape``."""
+def _check_anchor(op: Operation, name: str, shape: list[int], what: str) -> None:
+    """An anchor layout attribute must evenly distribute ``shape``; upstream's message names ``what``
+    (``TensorDesc shape``, ``Value shape``, ``offset shape``: upstream-xegpu-xevm.md §2.2-2.7, §2.17)."""
     a = op.attributes.get(name)
     lay = _layout_of(a)
     if lay is None:
         return
     if lay.kind != "sg_map" and (lay.rank != len(shape) or not xl.is_evenly_distributable(shape, lay)):
-        raise _RuleError(f"cannot distribute {xl.shape_str(shape)} using {a} ('{name}')")
+        raise _RuleError(f"{what} is not distributable with the layout")
 
 
 def _offset_count(op: Operation) -> int:
@@ -269,10 +270,10 @@ def _check_offsets_rank(op: Operation, rank: int) -> None:
 
 
 def _check_block_tdesc(t: T.TensorDescType) -> None:
+    """A block descriptor of any rank (upstream-xegpu-xevm.md §3.1: rank 3-5 are batched 2D blocks; the old
+    ``Expects a 1D or 2D TensorDesc.`` is gone); a legacy scattered descriptor is not one."""
     if t.is_scattered:
         raise _RuleError("Expects a non-scattered TensorDesc.")
-    if t.rank > 2:
-        raise _RuleError("Expects a 1D or 2D TensorDesc.")
 
 
 # ============================================================================== block (nd) ops
@@ -288,8 +289,13 @@ def _mixed_count(op: Operation, dyn: str, static: str) -> int | None:
 
 @_rule("xegpu_create_nd_tdesc")
 def _create_nd_tdesc(op: Operation, ctx: Any) -> None:
-    """CreateNdDescOp::verify: memory spaces agree; integer sources need shape and strides; shape, strides,
-    offsets and memref ranks agree; the tdesc rank does not exceed them; element types agree."""
+    """CreateNdDescOp::verify (upstream-xegpu-xevm.md §2.1, messages verbatim, in upstream's order): memory
+    spaces agree; an integer source needs shape and strides of one rank; a memref source takes neither; the
+    descriptor rank does not exceed the source's; element types agree.
+
+    Legacy forms real programs still use: offsets on the op (their count must match the source rank, with the
+    mid-2025 message), and shape/strides on a *dynamic* memref (mid-2025 upstream allowed them; today's rejects
+    them — a static memref with shape/strides gets today's message)."""
     src_t = _operand(op, "source").type
     td = op.results[0].type
     assert isinstance(td, T.TensorDescType)
@@ -299,25 +305,28 @@ def _create_nd_tdesc(op: Operation, ctx: Any) -> None:
         raise _RuleError(f"Memory space mismatch. Source: {src_space}, TensorDesc: {td_space}")
     n_shape = _mixed_count(op, "shape", "const_shape")
     n_strides = _mixed_count(op, "strides", "const_strides")
-    if isinstance(src_t, T.IntegerType) and (not n_shape or not n_strides):
-        raise _RuleError("expecting strides and shape to be present for integer source.")
+    if isinstance(src_t, T.IntegerType):
+        if not n_shape or not n_strides:
+            raise _RuleError("expecting strides and shape to be present for integer source.")
+        if n_shape != n_strides:
+            raise _RuleError("Expecting the rank of shape and strides to match.")
     memref_rank = src_t.rank if isinstance(src_t, T.MemRefType) else None
+    if memref_rank is not None and (n_shape or n_strides):
+        if src_t.has_static_shape:
+            raise _RuleError("shape and strides should not be specified for a memref source; they are inferred "
+                             "from the memref.")
+        if n_shape != n_strides or n_shape != memref_rank:
+            raise _RuleError("Expecting the rank of shape and strides to match.")
     rank = n_shape if n_shape is not None else (memref_rank or 0)
-    strides_rank = n_strides if n_strides is not None else (memref_rank or 0)
-    invalid = rank != strides_rank
     n_off = _offset_count(op)
-    if n_off:
-        invalid |= n_off != rank
-    if memref_rank is not None and n_shape is not None and n_shape != memref_rank:
-        invalid = True
-    if invalid:
+    if n_off and n_off != rank:
         raise _RuleError("Expecting the rank of shape, strides, offsets, and source (if source is a memref) "
-                    "should match with each other.")
+                         "should match with each other.")
     if td.rank > rank:
-        raise _RuleError("Expecting the TensorDesc rank is not greater than the ranks of shape, strides, offsets "
-                    "or the memref source.")
+        raise _RuleError("Expecting the TensorDesc rank is not greater than the ranks of shape, strides or the "
+                         "memref source.")
     if isinstance(src_t, T.MemRefType) and src_t.element_type != td.element_type:
-        raise _RuleError("TensorDesc should have the same element type with the source if it is a memref.")
+        raise _RuleError("TensorDesc should have the same element type with the source if it is a memref.\n")
     if td.is_scattered:
         raise _RuleError("Expects a non-scattered TensorDesc.")
 
@@ -368,7 +377,7 @@ def _load_nd(op: Operation, ctx: Any) -> None:
     if value_shape not in candidates:
         raise _RuleError(f"Result shape {xl.shape_str(value_shape)} is not consistent with tensor descriptor {td}")
     _check_offsets_rank(op, td.rank)
-    _check_anchor(op, "layout", list(td.shape))
+    _check_anchor(op, "layout", list(td.shape), "TensorDesc shape")
 
 
 @_rule("xegpu_store_nd")
@@ -394,7 +403,7 @@ def _store_nd(op: Operation, ctx: Any) -> None:
     if list(vt.shape) != list(td.shape):
         raise _RuleError(f"Value shape {xl.shape_str(vt.shape)} is not consistent with tensor descriptor {td}")
     _check_offsets_rank(op, td.rank)
-    _check_anchor(op, "layout", list(td.shape))
+    _check_anchor(op, "layout", list(td.shape), "TensorDesc shape")
 
 
 @_rule("xegpu_prefetch_nd")
@@ -404,7 +413,7 @@ def _prefetch_nd(op: Operation, ctx: Any) -> None:
     _check_block_tdesc(td)
     _check_hints(op, READ_HINTS)
     _check_offsets_rank(op, td.rank)
-    _check_anchor(op, "layout", list(td.shape))
+    _check_anchor(op, "layout", list(td.shape), "TensorDesc shape")
 
 
 @_rule("xegpu_update_nd_offset")
@@ -540,10 +549,10 @@ def _scatter_access(op: Operation, src_name: str, value_t: T.Type, hints: tuple[
         if offsets is None:
             raise _RuleError("Expects offsets.")
         if isinstance(src_t, T.MemRefType) and T.element_type_of(value_t) != src_t.element_type:
-            raise _RuleError("Value should have the same element type as MemRef.")
+            raise _RuleError("Value should have the same element type as MemRef.", on_op=False)
         _gather_scatter_buffer(offsets.type, mask_t, value_t, chunk, what)
     if isinstance(value_t, T.VectorType):
-        _check_anchor(op, "layout", list(value_t.shape))
+        _check_anchor(op, "layout", list(value_t.shape), "Value shape")
 
 
 @_rule("xegpu_load")
@@ -581,7 +590,7 @@ def _prefetch(op: Operation, ctx: Any) -> None:
     if isinstance(align, A.IntegerAttr) and align.value <= 0:
         raise _RuleError(f"offset_align_byte must be positive, got {align.value}")
     if offsets is not None and isinstance(offsets.type, T.VectorType):
-        _check_anchor(op, "layout", list(offsets.type.shape))
+        _check_anchor(op, "layout", list(offsets.type.shape), "offset shape")
 
 
 _FLOAT_KINDS = {"addf", "maximumf", "maxnumf", "minimumf", "minnumf", "mulf"}
@@ -864,7 +873,7 @@ def _matrix_params(op: Operation, data_t: T.Type, md: T.MemDescType) -> None:
         if sbio and strides[0] == 1:
             raise _RuleError("mem_desc should be row major when subgroup_block_io is set.")
     if data_t.rank == 2 or (lay is not None and lay.rank == data_t.rank):
-        _check_anchor(op, "layout", list(data_t.shape))
+        _check_anchor(op, "layout", list(data_t.shape), "Value shape")
 
 
 @_rule("xegpu_load_matrix")
