@@ -693,17 +693,6 @@ func.func @main(%v: vector<8x16xf32>) -> vector<8x16xf32> {
     np.testing.assert_array_equal(run(src, v).values[0], v)
 
 
-def test_dpas_mx_is_not_supported_yet() -> None:
-    src = """
-func.func @main(%a: vector<8x64xf8E5M2>, %b: vector<64x16xf8E5M2>, %sa: vector<8x2xf8E8M0FNU>, %sb: vector<2x16xf8E8M0FNU>) -> vector<8x16xf32> {
-  %d = xegpu.dpas_mx %a, %b scale_a = %sa scale_b = %sb : (vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<2x16xf8E8M0FNU>) -> vector<8x16xf32>
-  return %d : vector<8x16xf32>
-}
-"""
-    assert "t.mlir:3:3: error: 'xegpu.dpas_mx' op block-scaled DPAS (dpas_mx) is not supported yet" in error_of(
-        run, src, None, None, None, None)
-
-
 # ============================================================================ named barriers
 NBAR = """
 gpu.module @k {

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from math import prod
 from typing import Any
 
-from xesim.decode.xegpu import decode_block_access, decode_dpas
+from xesim.decode.xegpu import decode_block_access
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
@@ -526,6 +526,21 @@ def _gather_scatter_buffer(offsets_t: T.Type, mask_t: T.Type, value_t: T.Type, c
         raise _RuleError("Offsets should match the mask shape.")
 
 
+def _check_contiguity(op: Operation, offsets_t: T.Type) -> None:
+    """The ``contiguity`` hint (upstream-xegpu-xevm.md §2.6): vector offsets, at least 2, dividing the innermost
+    offsets dim."""
+    c = op.attributes.get("contiguity")
+    if not isinstance(c, A.IntegerAttr):
+        return
+    if not isinstance(offsets_t, T.VectorType):
+        raise _RuleError("contiguity requires vector offsets (one per lane).")
+    if c.value < 2:
+        raise _RuleError(f"contiguity = {c.value} (must be >= 2)")
+    inner = offsets_t.shape[-1]
+    if inner % c.value:
+        raise _RuleError(f"contiguity = {c.value} (must divide the innermost offsets dim {inner})")
+
+
 def _check_chunk_attr(op: Operation) -> int:
     a = op.attributes.get("chunk_size")
     if a is None:
@@ -550,6 +565,9 @@ def _scatter_access(op: Operation, src_name: str, value_t: T.Type, hints: tuple[
             raise _RuleError("Expects offsets.")
         if isinstance(src_t, T.MemRefType) and T.element_type_of(value_t) != src_t.element_type:
             raise _RuleError("Value should have the same element type as MemRef.", on_op=False)
+        if isinstance(value_t, T.VectorType):
+            _check_anchor(op, "layout", list(value_t.shape), "Value shape")
+        _check_contiguity(op, offsets.type)
         _gather_scatter_buffer(offsets.type, mask_t, value_t, chunk, what)
     if isinstance(value_t, T.VectorType):
         _check_anchor(op, "layout", list(value_t.shape), "Value shape")
@@ -723,13 +741,12 @@ def _dpas_mx(op: Operation, ctx: Any) -> None:
 
 @_rule("xegpu_convert_layout")
 def _convert_layout(op: Operation, ctx: Any) -> None:
-    """ConvertLayoutOp::verify: both layouts present, both WG or both SG, each distributes the shape."""
-    src = op.attributes.get("input_layout", op.attributes.get("srcMap"))
+    """ConvertLayoutOp::verify (upstream-xegpu-xevm.md §2.15): a target layout (the input one defaults to it),
+    both WG or both SG, each distributes the shape."""
     dst = op.attributes.get("target_layout", op.attributes.get("resMap"))
-    if src is None:
-        raise _RuleError("expected input layout.")
     if dst is None:
         raise _RuleError("expected target layout.")
+    src = op.attributes.get("input_layout", op.attributes.get("srcMap", dst))  # defaults to the target (§2.15)
     s, d = _layout_of(src), _layout_of(dst)
     if s is None or d is None:
         raise _RuleError("expected input and target layouts to be #xegpu.layout or #xegpu.slice attributes.")
@@ -740,6 +757,25 @@ def _convert_layout(op: Operation, ctx: Any) -> None:
         raise _RuleError("invalid input layout, data cannot be evenly distributed.")
     if not xl.is_evenly_distributable(shape, d):
         raise _RuleError("invalid target layout, data cannot be evenly distributed.")
+
+
+@_rule("xegpu_truncf")
+def _truncf(op: Operation, ctx: Any) -> None:
+    """TruncfOp (upstream-xegpu-xevm.md §2.10): the traits' same rank / same shape, then a narrower result."""
+    src_t, res_t = _operand(op, "source").type, op.results[0].type
+    if src_t.rank != res_t.rank:
+        raise _RuleError("failed to verify that all of {source, result} have same rank")
+    if list(src_t.shape) != list(res_t.shape):
+        raise _RuleError("failed to verify that all of {source, result} have same shape")
+    if T.bit_width(res_t.element_type) >= T.bit_width(src_t.element_type):
+        raise _RuleError("input type must be wider than result type.")
+
+
+@_rule("xegpu_lane_shuffle")
+def _lane_shuffle(op: Operation, ctx: Any) -> None:
+    """LaneShuffleOp::verify (upstream-xegpu-xevm.md §2.11): a fragment of at least 2 elements."""
+    if _operand(op, "source").type.num_elements < 2:
+        raise _RuleError("requires a source vector with at least 2 elements.")
 
 
 # ============================================================================== named barriers
