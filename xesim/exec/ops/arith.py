@@ -1222,6 +1222,14 @@ def _extf(op: Any, cx: Any):
     a, o = cx.slot(op.operands[0]), cx.slot(op.results[0])
     src, dst = op.operands[0].type, op.results[0].type
     dname = elem(dst).name  # type: ignore[attr-defined]
+    if elem(src).name == "f8E8M0FNU":  # type: ignore[attr-defined]
+        from xesim.numerics import mx
+
+        def e8m0_step(fr: list) -> None:  # 2^(e-127) (exact in f64), then one RNE rounding (f16 only rounds)
+            r = C.round_float(mx.e8m0_value(mx.e8m0_codes(fr[a])), dname)
+            fr[o] = r if is_vec(src) else r[()]
+
+        return e8m0_step
     if is_vec(src):
         def vstep(fr: list) -> None:
             fr[o] = C.extend_float(fr[a], dname)
@@ -1257,6 +1265,20 @@ def _truncf(op: Any, cx: Any):
     a, o = cx.slot(op.operands[0]), cx.slot(op.results[0])
     src, dst = op.operands[0].type, op.results[0].type
     mode = enum_case(op.attributes.get("roundingmode"), ROUNDING_CASES, C.RNE)
+    if elem(dst).name == "f8E8M0FNU":  # type: ignore[attr-defined]
+        # shared/spec/upstream-xegpu-xevm.md §5.2: two upstream definitions, the target's mx.e8m0_truncf picks one
+        from xesim.numerics import mx
+
+        if mode != C.RNE:
+            raise NotImplementedError(f"rounding mode {mode} to f8E8M0FNU is not modelled (only the default)")
+        rule = cx.engine.target.get("mx.e8m0_truncf")
+        e8m0 = V.dtype_of(elem(dst))
+
+        def e8m0_step(fr: list) -> None:
+            r = mx.truncf_e8m0(fr[a], rule).view(e8m0)
+            fr[o] = r if is_vec(src) else r[()]
+
+        return e8m0_step
     dinfo = float_info(elem(dst))
     dname = dinfo.name
     sname = elem(src).name  # type: ignore[attr-defined]
