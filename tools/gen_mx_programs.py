@@ -32,7 +32,7 @@ BITS = {"f8E5M2": 8, "f8E4M3FN": 8, "f4E2M1FN": 4}
 
 def g(x: float) -> str:
     """printf("%g") (CRunnerUtils printF32, spec/programs-and-runner.md §1.2)."""
-    return "%g" % x
+    return f"{x:g}"
 
 
 def f32_literal(x: np.float32) -> str:
@@ -211,7 +211,7 @@ def sg_kernel(fa, fb, prepacked, kstep, ksc, m, n, k, awb, bwb, a_tile_b, b_tile
         "      %c_in = xegpu.load_nd %c_td[%mi, %ni] : !xegpu.tensor_desc<8x16xf32> -> vector<8x16xf32>",
         "      %acc = scf.for %kk = %c0 to %ck step %cstep iter_args(%sum = %c_in) -> (vector<8x16xf32>) {",
     ]
-    ka = f"%kk" if BITS[fa] == 8 else "%ka"
+    ka = "%kk" if BITS[fa] == 8 else "%ka"
     if BITS[fa] == 4:
         lines += ["        %c2 = arith.constant 2 : index", "        %ka = arith.divui %kk, %c2 : index"]
     lines += [
