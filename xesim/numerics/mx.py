@@ -62,12 +62,7 @@ def truncf_e8m0(x: Any, rule: str = "apfloat") -> np.ndarray:
         codes = (f.view(np.uint32) >> np.uint32(23)) & np.uint32(0xFF)
         out[...] = codes.astype(np.uint8)
     else:
-        pos = (d > 0) & ~bad
-        mant, exp = np.frexp(np.where(pos, d, 1.0))  # d = mant · 2^exp, mant in [0.5, 1)
-        k = exp.astype(np.int64) - 1  # d = (2·mant) · 2^k with 2·mant in [1, 2)
-        k = np.where(2.0 * mant >= 1.5, k + 1, k)  # nearest power of two; 1.5·2^k (a tie) goes up
-        code = np.clip(k + E8M0_BIAS, 0, 254)
-        out[...] = np.where(pos, code, 0).astype(np.uint8)
+        out[...] = C.e8m0_codes_apfloat(d)
     out[bad] = E8M0_NAN
     return out
 

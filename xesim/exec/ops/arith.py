@@ -1109,6 +1109,10 @@ def constant_value(attr: A.Attribute, t: T.Type) -> Any:
         arr = np.array(arr.reshape(t.shape))
         arr.flags.writeable = False
         return arr
+    if isinstance(t, T.FloatType) and t.name == C.E8M0 and isinstance(attr, (A.FloatAttr, A.IntegerAttr)):
+        if isinstance(attr, A.FloatAttr) and attr.bits is not None:  # the code itself (0x..)
+            return np.array(attr.bits, np.uint8).view(V.dtype_of(t))[()]
+        return C.round_float(np.float64(attr.value), t.name)[()]  # APFloat: nearest power of two (§5.2 A)
     if isinstance(t, T.FloatType):
         if isinstance(attr, A.FloatAttr):
             if attr.bits is not None:
@@ -1123,6 +1127,8 @@ def constant_value(attr: A.Attribute, t: T.Type) -> Any:
 
 
 def _constant_elements(vals: list, et: T.Type) -> np.ndarray:
+    if isinstance(et, T.FloatType) and et.name == C.E8M0:
+        return C.round_float(np.array([float(v) for v in vals], dtype=np.float64), et.name)
     if isinstance(et, T.FloatType):
         return np.asarray(M.narrow(np.array([float(v) for v in vals], dtype=np.float64), et.name))
     info = int_info(et)
