@@ -200,8 +200,6 @@ def _check_tensor_desc_type(t: T.TensorDescType) -> None:
     if scattered:
         if rank == 1 and chunk != 1:
             raise _RuleError("expected non-contiguous elements for 1D tensor", on_op=False)
-        if rank > 2:
-            raise _RuleError("expected a 1D or 2D scattered tensor", on_op=False)
         if chunk > 1:
             if t.shape[-1] != chunk:
                 raise _RuleError("expected last dim of tensor to match chunk size", on_op=False)
