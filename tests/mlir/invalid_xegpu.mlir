@@ -789,16 +789,16 @@ func.func @init_nbarrier_types(%id: i32, %n: i8) {
 
 // -----
 
-func.func @create_mem_desc_element(%m: memref<4096xf16, 3>) {
-  // expected-error@+1 {{source must be a 1D memref of i8}}
-  %0 = xegpu.create_mem_desc %m : memref<4096xf16, 3> -> !xegpu.mem_desc<32x64xf16>
+func.func @create_mem_desc_not_slm(%m: memref<2048xf16>) {
+  // expected-error@+1 {{source must be in shared local memory (memory space 3)}}
+  %0 = xegpu.create_mem_desc %m : memref<2048xf16> -> !xegpu.mem_desc<32x64xf16>
   return
 }
 
 // -----
 
 func.func @create_mem_desc_size(%m: memref<1024xi8, 3>) {
-  // expected-error@+1 {{mem_desc needs 4096 bytes but the source has 1024}}
+  // expected-error@+1 {{'xegpu.create_mem_desc' op failed to verify that all of {source, mem_desc} have same size in bits}}
   %0 = xegpu.create_mem_desc %m : memref<1024xi8, 3> -> !xegpu.mem_desc<32x64xf16>
   return
 }
@@ -812,12 +812,6 @@ func.func @mem_desc_subview_strides(%md: !xegpu.mem_desc<32x64xf16>) {
 }
 
 // -----
-
-func.func @load_matrix_element(%md: !xegpu.mem_desc<32x64xf16>) {
-  // expected-error@+1 {{data element type 'f32' must match the mem_desc element type 'f16'}}
-  %0 = xegpu.load_matrix %md[0, 0] : !xegpu.mem_desc<32x64xf16> -> vector<8x16xf32>
-  return
-}
 
 // -----
 

@@ -26,6 +26,7 @@ from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
 from xesim.verify import xegpu_layout as xl
 from xesim.verify.predicates import predicate
+from xesim.verify.rules_memref import canonical_strides, strides_and_offset
 
 # xegpu dialect docs (shared/seeds/xegpu-dialect-reference.txt, alloc_nbarrier / init_nbarrier): named barrier
 # ids are 0~31, so at most 32 barriers can be allocated.
@@ -233,6 +234,12 @@ def _check_types_and_attrs(op: Operation) -> None:
             raise _RuleError(f"attribute '{name}' must be a #xegpu.layout or #xegpu.slice attribute, got {a}")
 
 
+def _same_element_type(op: Operation, a: T.Type, b: T.Type, names: str) -> None:
+    """MLIR's ``AllElementTypesMatch`` trait (its message, upstream-xegpu-xevm.md §2.0)."""
+    if T.element_type_of(a) != T.element_type_of(b):
+        raise _RuleError(f"failed to verify that all of {{{names}}} have same element type")
+
+
 def _check_hints(op: Operation, allowed: tuple[str, ...]) -> None:
     for name in ("l1_hint", "l2_hint", "l3_hint"):
         a = op.attributes.get(name)
@@ -343,6 +350,7 @@ def _load_nd(op: Operation, ctx: Any) -> None:
     the SIMD shape after transpose / packed / array_length (3-D ``[a, ...]`` or stacked ``[a·R, ...]``)."""
     td = _operand(op, "TensorDesc").type
     vt = op.results[0].type
+    _same_element_type(op, vt, td, "value, TensorDesc")
     _check_block_tdesc(td)
     _check_hints(op, READ_HINTS)
     tbw = op.attributes.get("transpose_bit_width")
@@ -383,6 +391,7 @@ def _store_nd(op: Operation, ctx: Any) -> None:
     """StoreNdOp::verify: no array_length; SIMT fragment rule as for load_nd; SIMD value shape == tdesc."""
     td = _operand(op, "TensorDesc").type
     vt = _operand(op, "value").type
+    _same_element_type(op, vt, td, "value, TensorDesc")
     _check_block_tdesc(td)
     _check_hints(op, WRITE_HINTS)
     if array_length(td) > 1:
@@ -623,6 +632,11 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
     mask_t = _operand(op, "mask").type
     val_t = _operand(op, "value").type
     res_t = op.results[0].type
+    _same_element_type(op, td, val_t, "tensorDesc, value, result")
+    _same_element_type(op, td, res_t, "tensorDesc, value, result")
+    simt_chunk = val_t.rank == 1 and val_t.num_elements == td.chunk_size and td.num_elements > td.chunk_size
+    if not simt_chunk and not (list(val_t.shape) == list(td.shape) == list(res_t.shape)):
+        raise _RuleError("failed to verify that all of {tensorDesc, value, result} have same shape")
     if not td.is_scattered:
         raise _RuleError("Expects a scattered TensorDesc.")
     if res_t != val_t:
@@ -703,7 +717,9 @@ def _dpas_shapes(op: Operation) -> tuple[list[int], list[int], list[int]] | None
 
 @_rule("xegpu_dpas")
 def _dpas(op: Operation, ctx: Any) -> None:
-    """DpasOp::verify (upstream-xegpu-xevm.md §2.8)."""
+    """DpasOp::verify (upstream-xegpu-xevm.md §2.8), after the trait's same element type of A and B (dpas_mx
+    dropped that trait)."""
+    _same_element_type(op, _operand(op, "lhs").type, _operand(op, "rhs").type, "lhs, rhs")
     _dpas_shapes(op)
 
 
@@ -832,17 +848,18 @@ def _check_mem_desc_type(t: T.MemDescType) -> None:
 
 @_rule("xegpu_create_mem_desc")
 def _create_mem_desc(op: Operation, ctx: Any) -> None:
-    """CreateMemDescOp: a static 1-D i8 memref in SLM (address space 3) at least as large as the view."""
+    """CreateMemDescOp::verify (upstream-xegpu-xevm.md §2.16): a static memref in SLM of the mem_desc's size in
+    bits (the trait's message), contiguous row-major."""
     src_t = _operand(op, "source").type
     md = op.results[0].type
     _check_mem_desc_type(md)
-    if src_t.element_type != T.I8 or src_t.rank != 1:
-        raise _RuleError(f"source must be a 1D memref of i8, got '{src_t}'")
     if not _is_slm(source_memory_space(src_t)):
         raise _RuleError("source must be in shared local memory (memory space 3)")
-    need = prod(md.shape) * T.bit_width(md.element_type) // 8
-    if need > src_t.shape[0]:
-        raise _RuleError(f"mem_desc needs {need} bytes but the source has {src_t.shape[0]}")
+    if prod(src_t.shape) * T.bit_width(src_t.element_type) != prod(md.shape) * T.bit_width(md.element_type):
+        raise _RuleError("failed to verify that all of {source, mem_desc} have same size in bits")
+    so = strides_and_offset(src_t)
+    if so is not None and list(so[0]) != canonical_strides(src_t.shape):
+        raise _RuleError("source memref must be contiguous.")
 
 
 @_rule("xegpu_mem_desc_subview")
@@ -868,9 +885,7 @@ def _mem_desc_subview(op: Operation, ctx: Any) -> None:
 def _matrix_params(op: Operation, data_t: T.Type, md: T.MemDescType) -> None:
     """IsValidMatrixOpParams + element type and offsets checks (spec §4.4 load_matrix / store_matrix)."""
     _check_mem_desc_type(md)
-    if T.element_type_of(data_t) != md.element_type:
-        raise _RuleError(f"data element type '{T.element_type_of(data_t)}' must match the mem_desc element type "
-                    f"'{md.element_type}'.")
+    _same_element_type(op, md, data_t, "mem_desc, res" if op.name == "xegpu.load_matrix" else "mem_desc, data")
     if _offset_count(op) != md.rank:
         raise _RuleError(f"expected {md.rank} offsets, got {_offset_count(op)}")
     sbio = "subgroup_block_io" in op.attributes
