@@ -718,8 +718,12 @@ def _dpas_shapes(op: Operation) -> tuple[list[int], list[int], list[int]] | None
 @_rule("xegpu_dpas")
 def _dpas(op: Operation, ctx: Any) -> None:
     """DpasOp::verify (upstream-xegpu-xevm.md §2.8), after the trait's same element type of A and B (dpas_mx
-    dropped that trait)."""
-    _same_element_type(op, _operand(op, "lhs").type, _operand(op, "rhs").type, "lhs, rhs")
+    dropped that trait).  Deliberate difference: integer A and B of different widths or signedness (u8 x s8, s4 x
+    u8, ...) are accepted, as the hardware's DPAS takes any integer mix (spec/pvc-hardware.md §3.2)."""
+    a_et = T.element_type_of(_operand(op, "lhs").type)
+    b_et = T.element_type_of(_operand(op, "rhs").type)
+    if not (isinstance(a_et, T.IntegerType) and isinstance(b_et, T.IntegerType)):
+        _same_element_type(op, a_et, b_et, "lhs, rhs")
     _dpas_shapes(op)
 
 
