@@ -79,3 +79,9 @@ def test_cri_target_file_cites_or_marks_every_parameter() -> None:
 @pytest.mark.parametrize("chip", ["pvc", "bmg", "cri"])
 def test_every_known_chip_loads(chip: str) -> None:
     assert load_target(chip).get("subgroup.size") == 16
+
+
+def test_explain_assumptions_names_the_dpas_mx_model_and_the_assumed_cri_parameters(tmp_path: Path) -> None:
+    status, _, err = run(tmp_path, '[#xevm.target<chip = "cri">]', "--explain-assumptions")
+    assert status == 0, err
+    assert "dpas_mx.numerics = 'exact'" in err and "block2d.surface_width_min_bytes = 4" in err
