@@ -85,3 +85,15 @@ def test_explain_assumptions_names_the_dpas_mx_model_and_the_assumed_cri_paramet
     status, _, err = run(tmp_path, '[#xevm.target<chip = "cri">]', "--explain-assumptions")
     assert status == 0, err
     assert "dpas_mx.numerics = 'exact'" in err and "block2d.surface_width_min_bytes = 4" in err
+
+
+def test_a_zebin_chip_option_in_a_run_comment_selects_the_target(tmp_path: Path) -> None:
+    """Upstream tests name the chip in their RUN line's pipeline options (zebin-chip=cri)."""
+    run_line = '// RUN: mlir-opt %s --gpu-lower-to-xevm-pipeline="xegpu-op-level=lane zebin-chip=cri"\n'
+    p = tmp_path / "t.mlir"
+    p.write_text(run_line + PROGRAM.replace("TARGET", ""))
+    status, out, err = run_xesim(["run", str(p)])
+    assert status == 0 and out == "128\n" and err == ""  # cri: no dpas_mx warning, no surface warnings
+    p.write_text(run_line.replace("cri", "xe9") + PROGRAM.replace("TARGET", ""))
+    status, _, err = run_xesim(["run", str(p)])
+    assert status != 0 and "t.mlir:1:" in err and "unknown target chip 'xe9' in zebin-chip=" in err
