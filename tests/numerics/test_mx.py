@@ -109,3 +109,12 @@ def test_dpas_mx_nan_scale_gives_nan_and_absent_scales_are_one() -> None:
     d = mx.dpas_mx(a, b, None, sa, sb, "f32")
     assert d[0, 0] == 64.0 and np.isnan(d[1]).all()
     np.testing.assert_array_equal(mx.dpas_mx(a, b, None, None, None, "f32"), np.full((2, 2), 32.0, np.float32))
+
+
+def test_scales_that_do_not_fit_are_rejected_with_the_shapes() -> None:
+    a = np.ones((8, 64), ml_dtypes.float8_e5m2)
+    b = np.ones((64, 16), ml_dtypes.float8_e5m2)
+    with pytest.raises(ValueError, match=r"do not fit \[M, KS\] = \[8, 2\]"):
+        mx.dpas_mx(a, b, None, np.zeros((8, 2), np.uint8), np.zeros((1, 16), np.uint8), "f32")
+    with pytest.raises(ValueError, match="K = 64 is not a multiple of the 3 scale blocks"):
+        mx.dpas_mx(a, b, None, np.zeros((8, 3), np.uint8), np.zeros((3, 16), np.uint8), "f32")

@@ -97,3 +97,17 @@ def test_a_zebin_chip_option_in_a_run_comment_selects_the_target(tmp_path: Path)
     p.write_text(run_line.replace("cri", "xe9") + PROGRAM.replace("TARGET", ""))
     status, _, err = run_xesim(["run", str(p)])
     assert status != 0 and "t.mlir:1:" in err and "unknown target chip 'xe9' in zebin-chip=" in err
+
+
+def test_dpas_mx_scales_that_do_not_divide_k_are_a_located_fault(tmp_path: Path) -> None:
+    src = PROGRAM.replace("TARGET", "").replace(
+        "%s = arith.constant 2.0 : f8E8M0FNU", "%s = arith.constant dense<2.0> : vector<8x3xf8E8M0FNU>\n"
+        "    %s2 = arith.constant dense<2.0> : vector<3x16xf8E8M0FNU>").replace(
+        "scale_a = %s scale_b = %s : (vector<8x32xf8E4M3FN>, vector<32x16xf8E4M3FN>, f8E8M0FNU, f8E8M0FNU)",
+        "scale_a = %s scale_b = %s2 : (vector<8x32xf8E4M3FN>, vector<32x16xf8E4M3FN>, vector<8x3xf8E8M0FNU>, "
+        "vector<3x16xf8E8M0FNU>)")
+    p = tmp_path / "t.mlir"
+    p.write_text(src)
+    status, _, err = run_xesim(["run", str(p)])
+    assert status == 1 and "internal error" not in err
+    assert "t.mlir:18:5: error: 'xegpu.dpas_mx' op K = 32 is not a multiple of the 3 scale blocks" in err

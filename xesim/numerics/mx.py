@@ -125,6 +125,10 @@ def dpas_mx(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, sa: np.ndarray |
     m_, k_ = a.shape
     n_ = b.shape[1]
     ks = sa.shape[1] if sa is not None else (sb.shape[0] if sb is not None else 1)
+    if sa is not None and np.shape(sa) != (m_, ks) or sb is not None and np.shape(sb) != (ks, n_):
+        raise ValueError(f"scales of shapes {list(np.shape(sa)) if sa is not None else None} and "
+                         f"{list(np.shape(sb)) if sb is not None else None} do not fit [M, KS] = [{m_}, {ks}] and "
+                         f"[KS, N] = [{ks}, {n_}]")
     if k_ % ks:
         raise ValueError(f"K = {k_} is not a multiple of the {ks} scale blocks")
     blk = k_ // ks

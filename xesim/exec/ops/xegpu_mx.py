@@ -75,13 +75,23 @@ def _unpack_b(b: np.ndarray, vnni: bool) -> np.ndarray:
     return np.swapaxes(b, -1, -2).reshape(*b.shape[:-3], kv * v, n)
 
 
+def _model(a: np.ndarray, b: np.ndarray, c: Any, sa: Any, sb: Any, dst: str, model: str) -> np.ndarray:
+    """:func:`xesim.numerics.mx.dpas_mx`; operands it cannot pair (K not a multiple of the scale blocks) are a
+    fault naming the rule, not an internal error."""
+    try:
+        return mx.dpas_mx(a, b, c, sa, sb, dst, model)
+    except ValueError as exc:
+        raise ExecFault(f"{exc} (block-scaled DPAS: K / KS elements share a scale, upstream-xegpu-xevm.md §2.9)") \
+            from None
+
+
 def _tile(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, sa: Any, sb: Any, dst: str, model: str) -> np.ndarray:
     """One (unbatched) D tile from whole-tile operands."""
     m, k = a.shape
     n = b.shape[1]
     ks = next((np.asarray(s).shape[-1] if i == 0 else np.asarray(s).shape[-2]
                for i, s in enumerate((sa, sb)) if s is not None and np.asarray(s).ndim >= 2), 1)
-    return mx.dpas_mx(a, b, c, _scale_codes(sa, m, ks, True), _scale_codes(sb, ks, n, False), dst, model)
+    return _model(a, b, c, _scale_codes(sa, m, ks, True), _scale_codes(sb, ks, n, False), dst, model)
 
 
 def _batch_part(v: Any, idx: tuple) -> Any:
@@ -158,7 +168,7 @@ def _lane_dpas_mx(op: Any, cx: Any, ks: Any, slots: list, res: int, at: Any, bt:
             c = cf[gi].T if cf is not None else None
             sa = mx.e8m0_codes(saf[gi][:m]) if saf is not None else None  # lane i < M: row i's scales
             sb = mx.e8m0_codes(sbf[gi]).T if sbf is not None else None  # lane i: column i's scales
-            out[gi] = mx.dpas_mx(a, b, c, sa, sb, dst, model).T
+            out[gi] = _model(a, b, c, sa, sb, dst, model).T
         fr[res] = Varying.from_stack(out.reshape(total, m))
 
     return step
