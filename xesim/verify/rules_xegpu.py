@@ -567,6 +567,8 @@ def _scatter_access(op: Operation, src_name: str, value_t: T.Type, hints: tuple[
         if offsets is not None:
             raise _RuleError("offsets are not allowed with a TensorDesc source (they come from create_tdesc)")
         _gather_scatter_tdesc(op, src_t, mask_t, value_t, what)
+        if isinstance(value_t, T.VectorType):
+            _check_anchor(op, "layout", list(value_t.shape), "Value shape")
     else:
         if offsets is None:
             raise _RuleError("Expects offsets.")
@@ -576,14 +578,13 @@ def _scatter_access(op: Operation, src_name: str, value_t: T.Type, hints: tuple[
             _check_anchor(op, "layout", list(value_t.shape), "Value shape")
         _check_contiguity(op, offsets.type)
         _gather_scatter_buffer(offsets.type, mask_t, value_t, chunk, what)
-    if isinstance(value_t, T.VectorType):
-        _check_anchor(op, "layout", list(value_t.shape), "Value shape")
 
 
 @_rule("xegpu_load")
 def _load(op: Operation, ctx: Any) -> None:
-    """LoadGatherOp::verify: read hints; tensor_desc form or memref/pointer + offsets form (chunk size,
-    mask and value shapes, element types; spec §4.4)."""
+    """LoadGatherOp::verify (upstream-xegpu-xevm.md §2.6, upstream's order): read hints; memref/pointer + offsets
+    form (element types, anchor layout, contiguity, chunk size, mask and value shapes) or the legacy tensor_desc
+    form."""
     _scatter_access(op, "source", op.results[0].type, READ_HINTS, "result")
 
 
@@ -661,16 +662,6 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
 # ============================================================================== compute
 
 
-def _distributable(op: Operation, name: str, shape: list[int], what: str) -> None:
-    """Upstream's anchor-layout check: the layout ``name`` (if present) must distribute ``shape``
-    (upstream-xegpu-xevm.md §3.4 ``isDistributable``); ``what`` starts the message (``A shape``, ...)."""
-    lay = _layout_of(op.attributes.get(name))
-    if lay is None or lay.kind == "sg_map":
-        return
-    if lay.rank != len(shape) or not xl.is_evenly_distributable(shape, lay):
-        raise _RuleError(f"{what} is not distributable with the layout")
-
-
 def _dpas_shapes(op: Operation) -> tuple[list[int], list[int], list[int]] | None:
     """DpasOp::verify / DpasMxOp::verify (upstream-xegpu-xevm.md §2.8, messages verbatim, in upstream's order):
     the anchor layouts distribute their operands; acc type == result type; all-1-D (lane form) accepted; A, B,
@@ -681,9 +672,9 @@ def _dpas_shapes(op: Operation) -> tuple[list[int], list[int], list[int]] | None
     a_t, b_t = _operand(op, "lhs").type, _operand(op, "rhs").type
     a, b, d = _shape(a_t), _shape(b_t), _shape(res_t)
     vnni = len(b) == len(a) + 1
-    _distributable(op, "layout_cd", d, "Result shape")
-    _distributable(op, "layout_a", a, "A shape")
-    _distributable(op, "layout_b", (b[:-3] + [b[-3] * b[-1], b[-2]]) if vnni and len(b) >= 3 else b, "B shape")
+    _check_anchor(op, "layout_cd", d, "Result shape")
+    _check_anchor(op, "layout_a", a, "A shape")
+    _check_anchor(op, "layout_b", (b[:-3] + [b[-3] * b[-1], b[-2]]) if vnni and len(b) >= 3 else b, "B shape")
     acc = _operand(op, "acc")
     if acc is not None and acc.type != res_t:
         raise _RuleError("Accumulator type must match result type.")
@@ -746,11 +737,11 @@ def _dpas_mx(op: Operation, ctx: Any) -> None:
     sa_s = _shape(sa.type) if sa is not None else []
     sb_s = _shape(sb.type) if sb is not None else []
     if len(sa_s) > 1:
-        _distributable(op, "layout_a_scale", sa_s, "ScaleA shape")
+        _check_anchor(op, "layout_a_scale", sa_s, "ScaleA shape")
         if sa_s[-2] != a[-2]:
             raise _RuleError(f"Scale A M dimension [{sa_s[-2]}] must match A M dimension [{a[-2]}].")
     if len(sb_s) > 1:
-        _distributable(op, "layout_b_scale", sb_s, "ScaleB shape")
+        _check_anchor(op, "layout_b_scale", sb_s, "ScaleB shape")
         if sb_s[-1] != b_n:
             raise _RuleError(f"Scale B N dimension [{sb_s[-1]}] must match B N dimension [{b_n}].")
     if len(sa_s) > 1 and len(sb_s) > 1 and sa_s[-1] != sb_s[-2]:
