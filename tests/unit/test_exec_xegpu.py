@@ -669,6 +669,19 @@ func.func @main(%a: vector<8x32xbf16>, %b: vector<32x16xbf16>, %bv: vector<16x16
 
 
 def test_dpas_illegal_type_combination_is_a_located_error() -> None:
+    """f16 sources with a bf16 result: not in the target's DPAS type table (spec/pvc-hardware.md §3.2)."""
+    src = """
+func.func @main(%a: vector<8x16xf16>, %b: vector<16x16xf16>) -> vector<8x16xbf16> {
+  %d = xegpu.dpas %a, %b : vector<8x16xf16>, vector<16x16xf16> -> vector<8x16xbf16>
+  return %d : vector<8x16xbf16>
+}
+"""
+    msg = error_of(run, src, np.zeros((8, 16), np.float16), np.zeros((16, 16), np.float16))
+    assert "t.mlir:3:3: error: 'xegpu.dpas' op DPAS: illegal type combination" in msg
+
+
+def test_dpas_float_sources_of_different_types_fail_the_trait() -> None:
+    """Upstream's AllElementTypesMatch<lhs, rhs> (upstream-xegpu-xevm.md §2.0) rejects f16 x bf16 at verification."""
     src = """
 func.func @main(%a: vector<8x16xf16>, %b: vector<16x16xbf16>) -> vector<8x16xf32> {
   %d = xegpu.dpas %a, %b : vector<8x16xf16>, vector<16x16xbf16> -> vector<8x16xf32>
@@ -676,7 +689,7 @@ func.func @main(%a: vector<8x16xf16>, %b: vector<16x16xbf16>) -> vector<8x16xf32
 }
 """
     msg = error_of(run, src, np.zeros((8, 16), np.float16), np.zeros((16, 16), BF16))
-    assert "t.mlir:3:3: error: 'xegpu.dpas' op DPAS: illegal type combination" in msg
+    assert "t.mlir:3:3: error: 'xegpu.dpas' op failed to verify that all of {lhs, rhs} have same element type" in msg
 
 
 # ============================================================================ misc ops
