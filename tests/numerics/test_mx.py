@@ -118,3 +118,29 @@ def test_scales_that_do_not_fit_are_rejected_with_the_shapes() -> None:
         mx.dpas_mx(a, b, None, np.zeros((8, 2), np.uint8), np.zeros((1, 16), np.uint8), "f32")
     with pytest.raises(ValueError, match="K = 64 is not a multiple of the 3 scale blocks"):
         mx.dpas_mx(a, b, None, np.zeros((8, 3), np.uint8), np.zeros((3, 16), np.uint8), "f32")
+
+
+def test_wide_range_e5m2_data_take_the_python_integer_path_and_stay_exact() -> None:
+    """Values from 2^-16 to 57344 (E5M2's whole range): the block sums need more than 62 bits, so the model sums
+    Python integers; the result is still the exactly rounded one."""
+    rng = np.random.default_rng(5)
+    grid = np.array([2.0 ** -16, -(2.0 ** -14), 0.75, 57344.0, -49152.0, 3.0], np.float32)
+    a = rng.choice(grid, (4, 32)).astype(ml_dtypes.float8_e5m2)
+    b = rng.choice(grid, (32, 16)).astype(ml_dtypes.float8_e5m2)
+    c = np.full((4, 16), 0.1, np.float32)
+    sa = np.full((4, 1), 127, np.uint8)
+    sb = np.full((1, 16), 100, np.uint8)
+    for model in ("exact", "block_f32"):
+        got = mx.dpas_mx(a, b, c, sa, sb, "f32", model)
+        for i in range(4):
+            for j in range(16):
+                total = Fraction(float(c[i, j])) + sum(Fraction(float(a[i, k])) * Fraction(float(b[k, j]))
+                                                       for k in range(32)) * Fraction(2) ** (100 - 127)
+                want = np.float32(float(total))  # float64 first: a double rounding, checked to be harmless below
+                if Fraction(float(want)) != total:  # inexact: compare with the neighbours of the exact value
+                    lo, hi = np.nextafter(want, np.float32(-np.inf)), np.nextafter(want, np.float32(np.inf))
+                    best = min((abs(Fraction(float(x)) - total), x) for x in (lo, want, hi))[1]
+                    if model == "exact":
+                        assert got[i, j] == best
+                else:
+                    assert got[i, j] == want

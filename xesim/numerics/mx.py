@@ -82,21 +82,38 @@ def e8m0_codes(x: Any) -> np.ndarray:
 # ============================================================================================ block-scaled DPAS
 def _exact_parts(v: np.ndarray) -> tuple[np.ndarray, int]:
     """Integers ``q`` and one exponent ``e`` with ``v = q · 2^e`` exactly for every finite element of ``v`` (a
-    float array of any format that float64 holds exactly); non-finite elements give 0."""
+    float array of any format that float64 holds exactly); non-finite elements give 0.  ``e`` is the exponent of the
+    lowest set bit over all elements, so MX data (few significant bits) give small integers: ``int64`` when every
+    ``|q| < 2^53``, Python integers (``object``) otherwise."""
     d = np.asarray(v, np.float64)
-    fin = np.isfinite(d)
-    d = np.where(fin, d, 0.0)
+    d = np.where(np.isfinite(d), d, 0.0)
     nz = d != 0
     if not nz.any():
-        return np.zeros(d.shape, object), 0
+        return np.zeros(d.shape, np.int64), 0
     mant, exp = np.frexp(d)
-    # each value is an integer multiple of 2^(exp - 53); the common exponent is the smallest one
-    e = int((exp[nz] - 53).min())
-    q = np.empty(d.shape, object)
+    m = np.ldexp(mant, 53).astype(np.int64)  # exact: |mant| < 1
+    low = np.where(nz, m & -m, 1)  # lowest set bit of each significand
+    tz = np.round(np.log2(low.astype(np.float64))).astype(np.int64)
+    e = int((exp - 53 + tz)[nz].min())
+    q = np.ldexp(d, -e)  # exact integers (no bits are dropped: e is at or below every lowest set bit)
+    if np.abs(q).max() < 2.0 ** 53:
+        return q.astype(np.int64), e
+    out = np.empty(d.shape, object)
     for idx in np.ndindex(d.shape):
         x = float(d[idx])
-        q[idx] = int(np.ldexp(x, -e)) if x != 0.0 else 0
-    return q, e
+        out[idx] = int(np.ldexp(x, -e)) if x != 0.0 else 0
+    return out, e
+
+
+def _block_sums(qa: np.ndarray, qb: np.ndarray, ks: int, blk: int) -> list[np.ndarray]:
+    """Exact ``Σ_{k in block s} qa·qb`` per block: an ``int64`` matmul when no partial sum can reach 2^62, else
+    Python integers."""
+    if qa.dtype == np.int64 and qb.dtype == np.int64:
+        bound = float(np.abs(qa).max(initial=0)) * float(np.abs(qb).max(initial=0)) * blk
+        if bound < 2.0 ** 62:
+            return [qa[:, s * blk:(s + 1) * blk] @ qb[s * blk:(s + 1) * blk, :] for s in range(ks)]
+    qa, qb = qa.astype(object), qb.astype(object)
+    return [qa[:, s * blk:(s + 1) * blk].dot(qb[s * blk:(s + 1) * blk, :]) for s in range(ks)]
 
 
 def _round_exact(num: int, e: int, dst: str) -> Any:
@@ -139,32 +156,50 @@ def dpas_mx(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, sa: np.ndarray |
     qa, ea = _exact_parts(af)
     qb, eb = _exact_parts(bf)
     # exact block sums: S[s][m][n] = Σ_{k in s} qa·qb, value S · 2^(ea+eb)
-    sums = [qa[:, s * blk:(s + 1) * blk].dot(qb[s * blk:(s + 1) * blk, :]) for s in range(ks)]
+    sums = _block_sums(qa, qb, ks, blk)
     row_bad = ~np.isfinite(af).all(axis=1)
     col_bad = ~np.isfinite(bf).all(axis=0)
-    out = np.empty((m_, n_), C.float_format(dst).dtype)
-    for i in range(m_):
-        for j in range(n_):
-            scale_e = [int(sa_c[i, s]) + int(sb_c[s, j]) - 2 * E8M0_BIAS for s in range(ks)]
-            nan_scale = any(sa_c[i, s] == E8M0_NAN or sb_c[s, j] == E8M0_NAN for s in range(ks))
-            if nan_scale or row_bad[i] or col_bad[j] or not np.isfinite(cf[i, j]):
-                with np.errstate(all="ignore"):
-                    v = cf[i, j] + sum(e8m0_value(sa_c[i, s]) * e8m0_value(sb_c[s, j])
-                                       * float(np.dot(af[i, s * blk:(s + 1) * blk], bf[s * blk:(s + 1) * blk, j]))
-                                       for s in range(ks))
-                out[i, j] = C.round_float(np.float64(v), dst)[()]
-                continue
-            if model == "exact":
-                qc, ec = _exact_parts(cf[i:i + 1, j:j + 1])
-                terms = [(int(sums[s][i, j]), ea + eb + scale_e[s]) for s in range(ks)] + [(int(qc[0, 0]), ec)]
+    # scale exponents per element and block, [M, N, KS] (power-of-two factors: exact)
+    scale_e = sa_c[:, None, :] + sb_c.T[None, :, :] - 2 * E8M0_BIAS
+    nan_scale = ((sa_c == E8M0_NAN)[:, None, :] | (sb_c.T == E8M0_NAN)[None, :, :]).any(axis=2)
+    special = nan_scale | row_bad[:, None] | col_bad[None, :] | ~np.isfinite(cf)
+    if model == "exact":
+        qc, ec = _exact_parts(cf)
+        negs, mags, exps = np.zeros((m_, n_), bool), np.zeros((m_, n_), np.uint64), np.zeros((m_, n_), np.int64)
+        for i in range(m_):
+            for j in range(n_):
+                if special[i, j]:
+                    continue
+                terms = [(int(sums[s][i, j]), ea + eb + int(scale_e[i, j, s])) for s in range(ks)]
+                terms.append((int(qc[i, j]), ec))
                 low = min(e for _, e in terms)
                 num = sum(q << (e - low) for q, e in terms)
-                out[i, j] = _round_exact(num, low, dst)
+                mag = abs(num)
+                extra = mag.bit_length() - 62
+                if extra > 0:  # keep 62 bits and a sticky bit: the same RNE result at any precision below 60 bits
+                    mag = (mag >> extra) | (1 if mag & ((1 << extra) - 1) else 0)
+                    low += extra
+                negs[i, j], mags[i, j], exps[i, j] = num < 0, mag, low
+        zero = mags == 0
+        out = C.round_scaled(negs, np.where(zero, np.uint64(1), mags), exps, dst)  # one rounding per element
+        out[zero] = C.round_float(np.zeros(int(zero.sum())), dst)
+    else:
+        acc = cf.astype(np.float32)
+        for s in range(ks):
+            bs = sums[s]
+            if bs.dtype == np.int64 and np.abs(bs).max(initial=0) < 2 ** 53:  # exact in f64: one rounding to f32
+                with np.errstate(all="ignore"):
+                    blk_sum = np.ldexp(bs.astype(np.float64), ea + eb).astype(np.float32)
             else:
-                acc = np.float32(cf[i, j])
-                for s in range(ks):
-                    bs = _round_exact(int(sums[s][i, j]), ea + eb, "f32")
-                    scaled = np.float32(np.ldexp(np.float64(bs), scale_e[s]))  # one rounding if out of f32 range
-                    acc = np.float32(acc + scaled)
-                out[i, j] = C.round_float(np.float64(acc), dst)[()]
+                blk_sum = np.array([[_round_exact(int(x), ea + eb, "f32") for x in row] for row in bs], np.float32)
+            with np.errstate(all="ignore"):
+                scaled = np.ldexp(blk_sum.astype(np.float64), scale_e[:, :, s]).astype(np.float32)  # one rounding
+                acc = (acc + scaled).astype(np.float32)  # f32 + f32: one RNE rounding
+        out = C.round_float(acc.astype(np.float64), dst)
+    for i, j in zip(*np.nonzero(special)):
+        with np.errstate(all="ignore"):
+            v = cf[i, j] + sum(e8m0_value(sa_c[i, s]) * e8m0_value(sb_c[s, j])
+                               * float(np.dot(af[i, s * blk:(s + 1) * blk], bf[s * blk:(s + 1) * blk, j]))
+                               for s in range(ks))
+        out[i, j] = C.round_float(np.float64(v), dst)[()]
     return out
