@@ -105,7 +105,7 @@ def _load_verified(path: str):
     return module
 
 
-def _run_module(module, args: argparse.Namespace, out) -> tuple:
+def _run_module(module, args: argparse.Namespace, out, observers: tuple = ()) -> tuple:
     from xesim.api import make_engine
     from xesim.hw.params import TargetError
 
@@ -121,6 +121,8 @@ def _run_module(module, args: argparse.Namespace, out) -> tuple:
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
+    for obs in observers:
+        engine.subscribe(obs)
     try:
         try:
             result = engine.run(args.entry)
@@ -219,6 +221,8 @@ def _explain(engine) -> None:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     module = _load_verified(args.file)
+    if getattr(args, "compare_with", None):
+        return _compare_with(module, args)
     kind = _runner_entry(module, args)
     values = _run_module(module, args, sys.stdout)
     sys.stdout.write(_runner_result(values, kind))
@@ -266,6 +270,27 @@ def runner_main(argv: list[str] | None = None) -> int:
     if opts.shared_libs:
         run_argv += ["--shared-libs", ",".join(opts.shared_libs)]
     return main(run_argv)
+
+
+# ---- issue 30: --compare-with (xesim/observe/readback.py)
+def _compare_with(module, args: argparse.Namespace) -> int:
+    """Run the program (its output on stdout), then ``args.compare_with`` (output discarded), recording the
+    buffers each reads back from the device; exit 1 naming the first difference."""
+    import io
+
+    from xesim.observe.readback import ReadbackRecorder, first_difference
+
+    ours, theirs = ReadbackRecorder(), ReadbackRecorder()
+    _run_module(module, args, sys.stdout, (ours,))
+    other = _load_verified(args.compare_with)
+    _run_module(other, args, io.StringIO(), (theirs,))
+    diff = first_difference(ours.readbacks, theirs.readbacks, args.compare_with)
+    if diff is not None:
+        print(f"xesim: error: --compare-with: {diff}", file=sys.stderr)
+        return 1
+    print(f"xesim: --compare-with: the {len(ours.readbacks)} buffer(s) read back agree with {args.compare_with}",
+          file=sys.stderr)
+    return 0
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -346,7 +371,12 @@ def build_parser() -> argparse.ArgumentParser:
                        help="function to run (default: main)")
         _add_runner_flags(r)
         r.add_argument("--seed", type=int, default=0, help="seed of fillResource1DRandom* (default 0)")
-        r.add_argument("--target", default="pvc", help="hardware target: pvc (default) or bmg")
+        r.add_argument("--target", default="pvc", help="hardware target: pvc (default), bmg or cri; the chip of a "
+                       "gpu.module's #xevm.target takes precedence")
+        if name == "run":  # issue 30: lowering check
+            r.add_argument("--compare-with", default=None, metavar="LOWERED",
+                           help="also run LOWERED (e.g. the program lowered by mlir-opt) and compare every buffer "
+                                "the two read back from the device; exit 1 naming the first differing element")
         r.add_argument("--strict", action="store_true",
                        help="treat hardware rules real programs break without visible harm as errors")
         r.add_argument("--dpas-model", default=None, metavar="NAME",

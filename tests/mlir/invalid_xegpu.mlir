@@ -20,7 +20,7 @@ func.func @create_nd_tdesc_integer_needs_shape(%p: i64) {
 // -----
 
 func.func @create_nd_tdesc_shape_strides_rank(%p: ui64, %h: index, %w: index) {
-  // expected-error@+1 {{Expecting the rank of shape, strides, offsets, and source (if source is a memref) should match with each other}}
+  // expected-error@+1 {{'xegpu.create_nd_tdesc' op Expecting the rank of shape and strides to match.}}
   %0 = xegpu.create_nd_tdesc %p, shape : [%h, %w], strides : [1] : ui64 -> !xegpu.tensor_desc<8x16xf32>
   return
 }
@@ -36,7 +36,7 @@ func.func @create_nd_tdesc_offsets_rank(%src: memref<64x64xf32>) {
 // -----
 
 func.func @create_nd_tdesc_tdesc_rank(%src: memref<64xf32>) {
-  // expected-error@+1 {{Expecting the TensorDesc rank is not greater than the ranks of shape, strides, offsets or the memref source}}
+  // expected-error@+1 {{'xegpu.create_nd_tdesc' op Expecting the TensorDesc rank is not greater than the ranks of shape, strides or the memref source.}}
   %0 = xegpu.create_nd_tdesc %src : memref<64xf32> -> !xegpu.tensor_desc<8x16xf32>
   return
 }
@@ -235,9 +235,9 @@ func.func @slice_dim_range(%v: vector<128xf32>) {
 
 // -----
 
-func.func @load_nd_rank(%t: !xegpu.tensor_desc<2x8x16xf32>) {
-  // expected-error@+1 {{Expects a 1D or 2D TensorDesc}}
-  %0 = xegpu.load_nd %t : !xegpu.tensor_desc<2x8x16xf32> -> vector<2x8x16xf32>
+func.func @load_nd_batched_shape(%t: !xegpu.tensor_desc<2x8x16xf32>) {
+  // expected-error@+1 {{'xegpu.load_nd' op Result shape [8, 16] is not consistent with tensor descriptor !xegpu.tensor_desc<2x8x16xf32>}}
+  %0 = xegpu.load_nd %t[0, 0, 0] : !xegpu.tensor_desc<2x8x16xf32> -> vector<8x16xf32>
   return
 }
 
@@ -356,7 +356,7 @@ func.func @load_nd_scattered(%t: !xegpu.tensor_desc<16xf32, #xegpu.scatter_tdesc
 // -----
 
 func.func @load_nd_anchor_layout(%t: !xegpu.tensor_desc<8x8xf32>) {
-  // expected-error@+1 {{cannot distribute [8, 8] using #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]> ('layout')}}
+  // expected-error@+1 {{'xegpu.load_nd' op TensorDesc shape is not distributable with the layout}}
   %0 = xegpu.load_nd %t <{layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]>}> : !xegpu.tensor_desc<8x8xf32> -> vector<8x8xf32>
   return
 }
@@ -413,9 +413,9 @@ func.func @store_nd_shape(%v: vector<16x8xf32>, %t: !xegpu.tensor_desc<8x16xf32>
 
 // -----
 
-func.func @store_nd_rank(%v: vector<2x8x16xf32>, %t: !xegpu.tensor_desc<2x8x16xf32>) {
-  // expected-error@+1 {{Expects a 1D or 2D TensorDesc}}
-  xegpu.store_nd %v, %t : vector<2x8x16xf32>, !xegpu.tensor_desc<2x8x16xf32>
+func.func @store_nd_batched_offsets(%v: vector<2x8x16xf32>, %t: !xegpu.tensor_desc<2x8x16xf32>) {
+  // expected-error@+1 {{'xegpu.store_nd' op Mismatched ranks between offsets and tensor descriptor}}
+  xegpu.store_nd %v, %t[0, 0] : vector<2x8x16xf32>, !xegpu.tensor_desc<2x8x16xf32>
   return
 }
 
@@ -440,7 +440,7 @@ func.func @prefetch_nd_hint(%t: !xegpu.tensor_desc<8x16xf16>) {
 // -----
 
 func.func @prefetch_nd_layout(%t: !xegpu.tensor_desc<24x16xf16>) {
-  // expected-error@+1 {{cannot distribute [24, 16] using}}
+  // expected-error@+1 {{'xegpu.prefetch_nd' op TensorDesc shape is not distributable with the layout}}
   xegpu.prefetch_nd %t <{layout = #xegpu.layout<inst_data = [16, 16]>}> : !xegpu.tensor_desc<24x16xf16>
   return
 }
@@ -612,7 +612,7 @@ func.func @store_simt_chunk(%v: vector<4xf32>, %dst: memref<256xf32>, %off: inde
 // -----
 
 func.func @store_layout(%v: vector<16xf32>, %dst: i64, %off: vector<16xindex>, %m: vector<16xi1>) {
-  // expected-error@+1 {{cannot distribute [16] using #xegpu.layout<lane_layout = [32], lane_data = [1]> ('layout')}}
+  // expected-error@+1 {{'xegpu.store' op Value shape is not distributable with the layout}}
   xegpu.store %v, %dst[%off], %m <{layout = #xegpu.layout<lane_layout = [32], lane_data = [1]>}> : vector<16xf32>, i64, vector<16xindex>, vector<16xi1>
   return
 }
@@ -696,7 +696,7 @@ func.func @dpas_n(%a: vector<8x16xf16>, %b: vector<16x16xf16>) {
 // -----
 
 func.func @dpas_acc(%a: vector<8x16xf16>, %b: vector<16x16xf16>, %c: vector<8x16xf16>) {
-  // expected-error@+1 {{Expecting the acc type to be the same as result.}}
+  // expected-error@+1 {{'xegpu.dpas' op Accumulator type must match result type.}}
   %0 = xegpu.dpas %a, %b, %c : vector<8x16xf16>, vector<16x16xf16>, vector<8x16xf16> -> vector<8x16xf32>
   return
 }
@@ -704,7 +704,7 @@ func.func @dpas_acc(%a: vector<8x16xf16>, %b: vector<16x16xf16>, %c: vector<8x16
 // -----
 
 func.func @dpas_ranks(%a: vector<2x8x16xf16>, %b: vector<16x16xf16>) {
-  // expected-error@+1 {{expecting lhs and result to be a 2D vector, and rhs to be either 2D or 3D (packed) vector.}}
+  // expected-error@+1 {{'xegpu.dpas' op Rank mismatch among A, B, and result.}}
   %0 = xegpu.dpas %a, %b : vector<2x8x16xf16>, vector<16x16xf16> -> vector<8x16xf32>
   return
 }
@@ -712,32 +712,32 @@ func.func @dpas_ranks(%a: vector<2x8x16xf16>, %b: vector<16x16xf16>) {
 // -----
 
 func.func @dpas_layout(%a: vector<64x64xf16>, %b: vector<64x64xf16>) {
-  // expected-error@+1 {{cannot distribute [64, 64] using #xegpu.layout<sg_layout = [3, 2], sg_data = [32, 32]> ('layout_a')}}
-  %0 = xegpu.dpas %a, %b {layout_a = #xegpu.layout<sg_layout = [3, 2], sg_data = [32, 32]>} : vector<64x64xf16>, vector<64x64xf16> -> vector<64x64xf32>
+  // expected-error@+1 {{'xegpu.dpas' op A shape is not distributable with the layout}}
+  %0 = xegpu.dpas %a, %b <{layout_a = #xegpu.layout<sg_layout = [3, 2], sg_data = [32, 32]>}> : vector<64x64xf16>, vector<64x64xf16> -> vector<64x64xf32>
   return
 }
 
 // -----
 
 func.func @dpas_mx_scale_m(%a: vector<8x64xf8E5M2>, %b: vector<64x16xf8E5M2>, %sa: vector<16x2xf8E8M0FNU>, %sb: vector<2x16xf8E8M0FNU>) {
-  // expected-error@+1 {{scale_a M-dimension mismatch: A has M=8 but scale_a has 16 rows}}
-  %0 = xegpu.dpas_mx %a, %b scales(%sa, %sb) : vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<16x2xf8E8M0FNU>, vector<2x16xf8E8M0FNU> -> vector<8x16xf32>
+  // expected-error@+1 {{'xegpu.dpas_mx' op Scale A M dimension [16] must match A M dimension [8].}}
+  %0 = xegpu.dpas_mx %a, %b scale_a = %sa scale_b = %sb : (vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<16x2xf8E8M0FNU>, vector<2x16xf8E8M0FNU>) -> vector<8x16xf32>
   return
 }
 
 // -----
 
 func.func @dpas_mx_scale_k(%a: vector<8x64xf8E5M2>, %b: vector<64x16xf8E5M2>, %sa: vector<8x2xf8E8M0FNU>, %sb: vector<4x16xf8E8M0FNU>) {
-  // expected-error@+1 {{scale K-dimension mismatch: scale_a has 2 scales along K but scale_b has 4}}
-  %0 = xegpu.dpas_mx %a, %b scales(%sa, %sb) : vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<4x16xf8E8M0FNU> -> vector<8x16xf32>
+  // expected-error@+1 {{'xegpu.dpas_mx' op Scale K dimension mismatch: scale_a has K=2 but scale_b has K=4.}}
+  %0 = xegpu.dpas_mx %a, %b scale_a = %sa scale_b = %sb : (vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<4x16xf8E8M0FNU>) -> vector<8x16xf32>
   return
 }
 
 // -----
 
 func.func @dpas_mx_scale_n(%a: vector<8x64xf8E5M2>, %b: vector<64x16xf8E5M2>, %sa: vector<8x2xf8E8M0FNU>, %sb: vector<2x8xf8E8M0FNU>) {
-  // expected-error@+1 {{scale_b N-dimension mismatch}}
-  %0 = xegpu.dpas_mx %a, %b scales(%sa, %sb) : vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<2x8xf8E8M0FNU> -> vector<8x16xf32>
+  // expected-error@+1 {{'xegpu.dpas_mx' op Scale B N dimension [8] must match B N dimension [16].}}
+  %0 = xegpu.dpas_mx %a, %b scale_a = %sa scale_b = %sb : (vector<8x64xf8E5M2>, vector<64x16xf8E5M2>, vector<8x2xf8E8M0FNU>, vector<2x8xf8E8M0FNU>) -> vector<8x16xf32>
   return
 }
 
@@ -789,16 +789,16 @@ func.func @init_nbarrier_types(%id: i32, %n: i8) {
 
 // -----
 
-func.func @create_mem_desc_element(%m: memref<4096xf16, 3>) {
-  // expected-error@+1 {{source must be a 1D memref of i8}}
-  %0 = xegpu.create_mem_desc %m : memref<4096xf16, 3> -> !xegpu.mem_desc<32x64xf16>
+func.func @create_mem_desc_not_slm(%m: memref<2048xf16>) {
+  // expected-error@+1 {{source must be in shared local memory (memory space 3)}}
+  %0 = xegpu.create_mem_desc %m : memref<2048xf16> -> !xegpu.mem_desc<32x64xf16>
   return
 }
 
 // -----
 
 func.func @create_mem_desc_size(%m: memref<1024xi8, 3>) {
-  // expected-error@+1 {{mem_desc needs 4096 bytes but the source has 1024}}
+  // expected-error@+1 {{'xegpu.create_mem_desc' op failed to verify that all of {source, mem_desc} have same size in bits}}
   %0 = xegpu.create_mem_desc %m : memref<1024xi8, 3> -> !xegpu.mem_desc<32x64xf16>
   return
 }
@@ -812,12 +812,6 @@ func.func @mem_desc_subview_strides(%md: !xegpu.mem_desc<32x64xf16>) {
 }
 
 // -----
-
-func.func @load_matrix_element(%md: !xegpu.mem_desc<32x64xf16>) {
-  // expected-error@+1 {{data element type 'f32' must match the mem_desc element type 'f16'}}
-  %0 = xegpu.load_matrix %md[0, 0] : !xegpu.mem_desc<32x64xf16> -> vector<8x16xf32>
-  return
-}
 
 // -----
 

@@ -1,7 +1,7 @@
 // RUN: xesim fmt %s | filecheck %s
 // RUN: xesim verify %s
-// XeGPU ops in the current upstream syntax print back unchanged (mem_desc ops print `` `:` glued, as their
-// upstream formats say). Every op of isa/dialects/xegpu.toml, at VC/SG, SIMT and WG level.
+// XeGPU ops print back unchanged (the mem_desc ops with ` : ` as today's upstream formats print it,
+// upstream-xegpu-xevm.md §2.16-2.18). Every op of isa/dialects/xegpu.toml, at VC/SG, SIMT and WG level.
 
 // CHECK: #wg = #xegpu.layout<sg_layout = [2, 4], sg_data = [16, 16], lane_layout = [1, 16], lane_data = [1, 1]>
 // CHECK-NEXT: module {
@@ -56,7 +56,7 @@
 // CHECK-NEXT: %x = xegpu.load_nd %t[0, 0] : !xegpu.tensor_desc<32x64xf32, #wg> -> vector<32x64xf32>
 // CHECK-NEXT: %y = xegpu.convert_layout %v <{input_layout = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>, target_layout = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32], order = [0, 1]>}> : vector<128x128xf32>
 // CHECK-NEXT: %z = xegpu.convert_layout %y <{input_layout = #xegpu.slice<#xegpu.layout<sg_layout = [8, 4, 2], sg_data = [16, 32, 8]>, dims = [2]>, target_layout = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>}> : vector<128x128xf32>
-// CHECK-NEXT: %p = xegpu.dpas %z, %z, %z {layout_a = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>, layout_cd = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>} : vector<128x128xf32>, vector<128x128xf32>, vector<128x128xf32> -> vector<128x128xf32>
+// CHECK-NEXT: %p = xegpu.dpas %z, %z, %z <{layout_a = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>, layout_cd = #xegpu.layout<sg_layout = [8, 4], sg_data = [16, 32]>}> : vector<128x128xf32>, vector<128x128xf32>, vector<128x128xf32> -> vector<128x128xf32>
 // CHECK-NEXT: return
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func @barriers_and_slm(%id: i8, %n: i8, %m: memref<4096xi8, 3>, %x: index) {
@@ -66,10 +66,10 @@
 // CHECK-NEXT: xegpu.nbarrier_wait %nb : !xegpu.nbarrier
 // CHECK-NEXT: xegpu.fence memory_kind = global, fence_scope = workgroup
 // CHECK-NEXT: xegpu.fence memory_kind = slm, fence_scope = gpu
-// CHECK-NEXT: %md = xegpu.create_mem_desc %m: memref<4096xi8, 3> -> !xegpu.mem_desc<32x64xf16>
+// CHECK-NEXT: %md = xegpu.create_mem_desc %m : memref<4096xi8, 3> -> !xegpu.mem_desc<32x64xf16>
 // CHECK-NEXT: %sub = xegpu.mem_desc_subview %md[0, 16]: !xegpu.mem_desc<32x64xf16> -> !xegpu.mem_desc<16x16xf16, #xegpu.mem_layout<stride = [64, 1]>>
-// CHECK-NEXT: %v = xegpu.load_matrix %md[8, %x]: !xegpu.mem_desc<32x64xf16>, index -> vector<8x16xf16>
-// CHECK-NEXT: xegpu.store_matrix %v, %md[0, 0] <{layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]>}>: vector<8x16xf16>, !xegpu.mem_desc<32x64xf16>
+// CHECK-NEXT: %v = xegpu.load_matrix %md[8, %x] : !xegpu.mem_desc<32x64xf16>, index -> vector<8x16xf16>
+// CHECK-NEXT: xegpu.store_matrix %v, %md[0, 0] <{layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]>}> : vector<8x16xf16>, !xegpu.mem_desc<32x64xf16>
 // CHECK-NEXT: return
 // CHECK-NEXT: }
 // CHECK-NEXT: }

@@ -30,7 +30,7 @@
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func @simt_legacy(%t: !xegpu.tensor_desc<8x16xf16, #sg_map_a>, %a: vector<8xf16>, %b: vector<16xf16>, %c: vector<8xf32>) {
 // CHECK-NEXT: %v = xegpu.load_nd %t : !xegpu.tensor_desc<8x16xf16, #sg_map_a> -> vector<8x1xf16>
-// CHECK-NEXT: %d = xegpu.dpas %a, %b, %c {a_layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]>, b_layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [2, 1]>, c_layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]>} : vector<8xf16>, vector<16xf16>, vector<8xf32> -> vector<8xf32>
+// CHECK-NEXT: %d = xegpu.dpas %a, %b, %c <{a_layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]>, b_layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [2, 1]>, c_layout = #xegpu.layout<lane_layout = [1, 16], lane_data = [1, 1]>}> : vector<8xf16>, vector<16xf16>, vector<8xf32> -> vector<8xf32>
 // CHECK-NEXT: return
 // CHECK-NEXT: }
 // CHECK-NEXT: func.func @scatter_legacy(%src: memref<1024xf32>, %off: vector<16xindex>, %mask: vector<16xi1>) {

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from math import prod
 from typing import Any
 
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
@@ -48,6 +49,7 @@ class BlockAccess:
     transpose_bit_width: int | None
     value_shape: tuple[int, ...] | None
     simt: bool
+    lead: tuple[int, ...] = ()  # the leading (batch) tile dims of a rank 3-5 descriptor (spec §2.3 "Batched")
 
     @property
     def elem_bytes(self) -> int:
@@ -75,14 +77,15 @@ class BlockAccess:
         """The whole-tile value shapes a load may have (LoadNdOp::verify): the tile after the transpose and the
         VNNI packing (factor from the value's last dimension), with ``array_length`` blocks as a leading
         dimension or stacked along the first."""
-        shape = [self.rows, self.cols] if self.rank == 2 else [self.cols]
+        shape = [self.rows, self.cols] if self.rank >= 2 else [self.cols]
         if self.transpose:
             shape = shape[::-1]
         if self.packed_result and self.rank == 2 and self.value_shape and self.value_shape[-1] > 0:
             v = self.value_shape[-1]
             shape = [shape[0] // v, *shape[1:], v]
         a = self.array_length
-        return [shape] if a == 1 else [[a, *shape], [a * shape[0], *shape[1:]]]
+        lead = list(self.lead)
+        return [lead + shape] if a == 1 else [lead + [a, *shape], lead + [a * shape[0], *shape[1:]]]
 
 
 def _int_list(attr: Any) -> list[int] | None:
@@ -114,7 +117,7 @@ def decode_block_access(op: Any) -> BlockAccess:
         vt = op.operand_group("value")[0].type
     else:
         vt = None
-    rows, cols = (td.shape[0], td.shape[1]) if td.rank == 2 else (1, td.shape[0])
+    rows, cols = (td.shape[-2], td.shape[-1]) if td.rank >= 2 else (1, td.shape[0])
     trans = _int_list(op.attributes.get("transpose"))
     valid = trans is not None and sorted(trans) == list(range(td.rank))
     tbw = op.attributes.get("transpose_bit_width")
@@ -125,7 +128,8 @@ def decode_block_access(op: Any) -> BlockAccess:
     return BlockAccess(kind, td.rank, rows, cols, a, T.bit_width(td.element_type),
                        bool(_enc_int(td, "boundary_check", 1)),
                        valid and trans == [1, 0], trans is not None and not valid, "packed" in op.attributes,
-                       tbw.value if isinstance(tbw, A.IntegerAttr) else None, value_shape, simt)
+                       tbw.value if isinstance(tbw, A.IntegerAttr) else None, value_shape, simt,
+                       tuple(td.shape[:-2]))
 
 
 # ============================================================================================ scattered accesses
@@ -172,7 +176,14 @@ def decode_scatter_access(op: Any) -> ScatterAccess:
         lane_shape = tuple(offsets.type.shape) if offsets is not None and isinstance(offsets.type, T.VectorType) \
             else None
     scalar_operand = any(v is not None and not isinstance(v.type, T.VectorType) for v in (offsets, mask))
-    if scalar_operand:
+    # Upstream lane-level programs also write one lane's offset and mask as one-element vectors
+    # (``vector<1xindex>``, ``vector<1xi1>``; upstream-xegpu-xevm.md §2.6 "Lane level: scalar or 1-element
+    # offsets/mask with a vector<c> result"): with a buffer source, a single offset and a value of at most one
+    # lane's chunk is the lane form (a subgroup-level access has one offset per lane).
+    one_lane = (not isinstance(st, T.TensorDescType) and offsets is not None and isinstance(offsets.type, T.VectorType)
+                and offsets.type.num_elements == 1
+                and (value_shape is None or (len(value_shape) <= 1 and prod(value_shape) == chunk)))
+    if scalar_operand or one_lane:
         simt = True
     elif isinstance(st, T.TensorDescType) and value_shape is not None:
         simt = len(value_shape) == 1 and value_shape[0] == chunk and st.num_elements > chunk

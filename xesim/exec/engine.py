@@ -34,7 +34,10 @@ class Engine:
         self.externals = dict(externals or {})
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        target = load_target(config.target)
+        from xesim.exec.program_target import program_target
+
+        # the chip the program's #xevm.target names, else the configured one (upstream-xegpu-xevm.md §4.12)
+        target = load_target(program_target(module) or config.target)
         self.target = target.with_overrides(dict(config.overrides)) if config.overrides else target
         self._schedule_rng: Any = None
         self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions

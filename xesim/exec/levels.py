@@ -72,8 +72,10 @@ def _simt_form(op: Any) -> bool:
     name = op.name
     if name in ("xegpu.load_nd", "xegpu.store_nd"):
         return decode_block_access(op).simt
-    if name == "xegpu.dpas":
+    if name in ("xegpu.dpas", "xegpu.dpas_mx"):
         return decode_dpas(op).simt
+    if name == "xegpu.lane_shuffle":  # exists only at lane level (upstream-xegpu-xevm.md §2.11)
+        return True
     if name in ("xegpu.load", "xegpu.store", "xegpu.prefetch", "xegpu.atomic_rmw"):
         return decode_scatter_access(op).simt
     if name in ("xegpu.load_matrix", "xegpu.store_matrix"):

@@ -176,3 +176,23 @@ def linear_offsets(strides: tuple[int, ...], block: tuple[int, ...], rows: np.nd
     by, bx = block[n_lead], block[n_lead + 1]
     return (base + (rows // by) * outer[n_lead] + (cols // bx) * outer[n_lead + 1]
             + (rows % by) * inner[n_lead] + (cols % bx) * inner[n_lead + 1])
+
+
+@dataclass(slots=True)
+class NdPlanes:
+    """A batched (rank 3-5) block descriptor at run time (shared/spec/upstream-xegpu-xevm.md §2.1, §2.3): the
+    descriptor's leading tile dimensions index independent 2-D planes of the source.  ``plane0`` is plane
+    ``(0, ..., 0)`` as a 2-D :class:`NdDesc`; plane ``p`` starts ``Σ p_d · strides[d]`` bytes further; a plane index
+    outside ``[0, sizes[d])`` has no elements (reads 0, stores dropped).  Bounds are per plane, as the op intends
+    (the lowering's single tall surface differs, §6.2 item 10)."""
+
+    plane0: NdDesc
+    sizes: tuple[int, ...]
+    strides: tuple[int, ...]  # bytes
+
+    def plane(self, index: tuple[int, ...] | list[int]) -> NdDesc | None:
+        if any(not 0 <= i < n for i, n in zip(index, self.sizes)):
+            return None
+        d = self.plane0
+        base = d.base + sum(i * s for i, s in zip(index, self.strides))
+        return NdDesc(d.space, base, d.height, d.width, d.pitch, d.offsets, d.elem_bytes, d.origin)

@@ -243,8 +243,31 @@ def round_scaled(neg: Any, m: Any, e: Any, dst: str, mode: str = RNE) -> np.ndar
     return _to_dtype(bits, fmt)
 
 
+E8M0 = "f8E8M0FNU"
+
+
+def e8m0_codes_apfloat(x: Any) -> np.ndarray:
+    """E8M0 codes (``uint8``) of float values by APFloat's rule (shared/spec/upstream-xegpu-xevm.md §5.2 A): the
+    magnitude rounded to the nearest power of two — a tie (``1.5·2^k``) goes up, the 1-bit significand being always
+    odd — clamped to ``[2^-127, 2^127]``; zero gives ``0x00`` (``2^-127``: the format has no zero), Inf and NaN
+    ``0xFF``.  Negative inputs are not settled upstream: the magnitude is used (assumption)."""
+    with np.errstate(all="ignore"):
+        d = np.abs(np.asarray(x).astype(np.float64))
+    bad = ~np.isfinite(d)
+    pos = (d > 0) & ~bad
+    mant, exp = np.frexp(np.where(pos, d, 1.0))  # d = mant · 2^exp, mant in [0.5, 1)
+    k = exp.astype(np.int64) - 1 + (2.0 * mant >= 1.5)  # nearest power of two 2^k, ties up
+    code = np.where(pos, np.clip(k + 127, 0, 254), 0)
+    return np.where(bad, 0xFF, code).astype(np.uint8)
+
+
 def round_float(x: Any, dst: str, mode: str = RNE) -> np.ndarray:
-    """Round float values ``x`` (any supported float dtype) to format ``dst`` with ``mode``; exact."""
+    """Round float values ``x`` (any supported float dtype) to format ``dst`` with ``mode``; exact.  ``f8E8M0FNU``
+    (round to nearest only) follows :func:`e8m0_codes_apfloat`."""
+    if dst == E8M0 and _md("float8_e8m0fnu") is not None:
+        if mode != RNE:
+            raise ValueError(f"rounding mode {mode} to {E8M0} is not modelled (only to_nearest_even)")
+        return e8m0_codes_apfloat(x).view(_md("float8_e8m0fnu"))
     fmt = float_format(dst)
     a = np.asarray(x)
     with np.errstate(all="ignore"):

@@ -20,12 +20,13 @@ from collections.abc import Callable
 from math import prod
 from typing import Any
 
-from xesim.decode.xegpu import decode_block_access, decode_dpas
+from xesim.decode.xegpu import decode_block_access
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
 from xesim.verify import xegpu_layout as xl
 from xesim.verify.predicates import predicate
+from xesim.verify.rules_memref import canonical_strides, strides_and_offset
 
 # xegpu dialect docs (shared/seeds/xegpu-dialect-reference.txt, alloc_nbarrier / init_nbarrier): named barrier
 # ids are 0~31, so at most 32 barriers can be allocated.
@@ -200,8 +201,6 @@ def _check_tensor_desc_type(t: T.TensorDescType) -> None:
     if scattered:
         if rank == 1 and chunk != 1:
             raise _RuleError("expected non-contiguous elements for 1D tensor", on_op=False)
-        if rank > 2:
-            raise _RuleError("expected a 1D or 2D scattered tensor", on_op=False)
         if chunk > 1:
             if t.shape[-1] != chunk:
                 raise _RuleError("expected last dim of tensor to match chunk size", on_op=False)
@@ -235,6 +234,12 @@ def _check_types_and_attrs(op: Operation) -> None:
             raise _RuleError(f"attribute '{name}' must be a #xegpu.layout or #xegpu.slice attribute, got {a}")
 
 
+def _same_element_type(op: Operation, a: T.Type, b: T.Type, names: str) -> None:
+    """MLIR's ``AllElementTypesMatch`` trait (its message, upstream-xegpu-xevm.md §2.0)."""
+    if T.element_type_of(a) != T.element_type_of(b):
+        raise _RuleError(f"failed to verify that all of {{{names}}} have same element type")
+
+
 def _check_hints(op: Operation, allowed: tuple[str, ...]) -> None:
     for name in ("l1_hint", "l2_hint", "l3_hint"):
         a = op.attributes.get(name)
@@ -245,14 +250,15 @@ def _check_hints(op: Operation, allowed: tuple[str, ...]) -> None:
             raise _RuleError(f"invalid {name}: {a}")
 
 
-def _check_anchor(op: Operation, name: str, shape: list[int]) -> None:
-    """An anchor layout attribute must evenly distribute ``shape``."""
+def _check_anchor(op: Operation, name: str, shape: list[int], what: str) -> None:
+    """An anchor layout attribute must evenly distribute ``shape``; upstream's message names ``what``
+    (``TensorDesc shape``, ``Value shape``, ``offset shape``: upstream-xegpu-xevm.md §2.2-2.7, §2.17)."""
     a = op.attributes.get(name)
     lay = _layout_of(a)
     if lay is None:
         return
     if lay.kind != "sg_map" and (lay.rank != len(shape) or not xl.is_evenly_distributable(shape, lay)):
-        raise _RuleError(f"cannot distribute {xl.shape_str(shape)} using {a} ('{name}')")
+        raise _RuleError(f"{what} is not distributable with the layout")
 
 
 def _offset_count(op: Operation) -> int:
@@ -269,10 +275,10 @@ def _check_offsets_rank(op: Operation, rank: int) -> None:
 
 
 def _check_block_tdesc(t: T.TensorDescType) -> None:
+    """A block descriptor of any rank (upstream-xegpu-xevm.md §3.1: rank 3-5 are batched 2D blocks; the old
+    ``Expects a 1D or 2D TensorDesc.`` is gone); a legacy scattered descriptor is not one."""
     if t.is_scattered:
         raise _RuleError("Expects a non-scattered TensorDesc.")
-    if t.rank > 2:
-        raise _RuleError("Expects a 1D or 2D TensorDesc.")
 
 
 # ============================================================================== block (nd) ops
@@ -288,8 +294,13 @@ def _mixed_count(op: Operation, dyn: str, static: str) -> int | None:
 
 @_rule("xegpu_create_nd_tdesc")
 def _create_nd_tdesc(op: Operation, ctx: Any) -> None:
-    """CreateNdDescOp::verify: memory spaces agree; integer sources need shape and strides; shape, strides,
-    offsets and memref ranks agree; the tdesc rank does not exceed them; element types agree."""
+    """CreateNdDescOp::verify (upstream-xegpu-xevm.md §2.1, messages verbatim, in upstream's order): memory
+    spaces agree; an integer source needs shape and strides of one rank; a memref source takes neither; the
+    descriptor rank does not exceed the source's; element types agree.
+
+    Legacy forms real programs still use: offsets on the op (their count must match the source rank, with the
+    mid-2025 message), and shape/strides on a *dynamic* memref (mid-2025 upstream allowed them; today's rejects
+    them — a static memref with shape/strides gets today's message)."""
     src_t = _operand(op, "source").type
     td = op.results[0].type
     assert isinstance(td, T.TensorDescType)
@@ -299,25 +310,28 @@ def _create_nd_tdesc(op: Operation, ctx: Any) -> None:
         raise _RuleError(f"Memory space mismatch. Source: {src_space}, TensorDesc: {td_space}")
     n_shape = _mixed_count(op, "shape", "const_shape")
     n_strides = _mixed_count(op, "strides", "const_strides")
-    if isinstance(src_t, T.IntegerType) and (not n_shape or not n_strides):
-        raise _RuleError("expecting strides and shape to be present for integer source.")
+    if isinstance(src_t, T.IntegerType):
+        if not n_shape or not n_strides:
+            raise _RuleError("expecting strides and shape to be present for integer source.")
+        if n_shape != n_strides:
+            raise _RuleError("Expecting the rank of shape and strides to match.")
     memref_rank = src_t.rank if isinstance(src_t, T.MemRefType) else None
+    if memref_rank is not None and (n_shape or n_strides):
+        if src_t.has_static_shape:
+            raise _RuleError("shape and strides should not be specified for a memref source; they are inferred "
+                             "from the memref.")
+        if n_shape != n_strides or n_shape != memref_rank:
+            raise _RuleError("Expecting the rank of shape and strides to match.")
     rank = n_shape if n_shape is not None else (memref_rank or 0)
-    strides_rank = n_strides if n_strides is not None else (memref_rank or 0)
-    invalid = rank != strides_rank
     n_off = _offset_count(op)
-    if n_off:
-        invalid |= n_off != rank
-    if memref_rank is not None and n_shape is not None and n_shape != memref_rank:
-        invalid = True
-    if invalid:
+    if n_off and n_off != rank:
         raise _RuleError("Expecting the rank of shape, strides, offsets, and source (if source is a memref) "
-                    "should match with each other.")
+                         "should match with each other.")
     if td.rank > rank:
-        raise _RuleError("Expecting the TensorDesc rank is not greater than the ranks of shape, strides, offsets "
-                    "or the memref source.")
+        raise _RuleError("Expecting the TensorDesc rank is not greater than the ranks of shape, strides or the "
+                         "memref source.")
     if isinstance(src_t, T.MemRefType) and src_t.element_type != td.element_type:
-        raise _RuleError("TensorDesc should have the same element type with the source if it is a memref.")
+        raise _RuleError("TensorDesc should have the same element type with the source if it is a memref.\n")
     if td.is_scattered:
         raise _RuleError("Expects a non-scattered TensorDesc.")
 
@@ -336,6 +350,7 @@ def _load_nd(op: Operation, ctx: Any) -> None:
     the SIMD shape after transpose / packed / array_length (3-D ``[a, ...]`` or stacked ``[a·R, ...]``)."""
     td = _operand(op, "TensorDesc").type
     vt = op.results[0].type
+    _same_element_type(op, vt, td, "value, TensorDesc")
     _check_block_tdesc(td)
     _check_hints(op, READ_HINTS)
     tbw = op.attributes.get("transpose_bit_width")
@@ -368,7 +383,7 @@ def _load_nd(op: Operation, ctx: Any) -> None:
     if value_shape not in candidates:
         raise _RuleError(f"Result shape {xl.shape_str(value_shape)} is not consistent with tensor descriptor {td}")
     _check_offsets_rank(op, td.rank)
-    _check_anchor(op, "layout", list(td.shape))
+    _check_anchor(op, "layout", list(td.shape), "TensorDesc shape")
 
 
 @_rule("xegpu_store_nd")
@@ -376,6 +391,7 @@ def _store_nd(op: Operation, ctx: Any) -> None:
     """StoreNdOp::verify: no array_length; SIMT fragment rule as for load_nd; SIMD value shape == tdesc."""
     td = _operand(op, "TensorDesc").type
     vt = _operand(op, "value").type
+    _same_element_type(op, vt, td, "value, TensorDesc")
     _check_block_tdesc(td)
     _check_hints(op, WRITE_HINTS)
     if array_length(td) > 1:
@@ -394,7 +410,7 @@ def _store_nd(op: Operation, ctx: Any) -> None:
     if list(vt.shape) != list(td.shape):
         raise _RuleError(f"Value shape {xl.shape_str(vt.shape)} is not consistent with tensor descriptor {td}")
     _check_offsets_rank(op, td.rank)
-    _check_anchor(op, "layout", list(td.shape))
+    _check_anchor(op, "layout", list(td.shape), "TensorDesc shape")
 
 
 @_rule("xegpu_prefetch_nd")
@@ -404,7 +420,7 @@ def _prefetch_nd(op: Operation, ctx: Any) -> None:
     _check_block_tdesc(td)
     _check_hints(op, READ_HINTS)
     _check_offsets_rank(op, td.rank)
-    _check_anchor(op, "layout", list(td.shape))
+    _check_anchor(op, "layout", list(td.shape), "TensorDesc shape")
 
 
 @_rule("xegpu_update_nd_offset")
@@ -517,6 +533,21 @@ def _gather_scatter_buffer(offsets_t: T.Type, mask_t: T.Type, value_t: T.Type, c
         raise _RuleError("Offsets should match the mask shape.")
 
 
+def _check_contiguity(op: Operation, offsets_t: T.Type) -> None:
+    """The ``contiguity`` hint (upstream-xegpu-xevm.md §2.6): vector offsets, at least 2, dividing the innermost
+    offsets dim."""
+    c = op.attributes.get("contiguity")
+    if not isinstance(c, A.IntegerAttr):
+        return
+    if not isinstance(offsets_t, T.VectorType):
+        raise _RuleError("contiguity requires vector offsets (one per lane).")
+    if c.value < 2:
+        raise _RuleError(f"contiguity = {c.value} (must be >= 2)")
+    inner = offsets_t.shape[-1]
+    if inner % c.value:
+        raise _RuleError(f"contiguity = {c.value} (must divide the innermost offsets dim {inner})")
+
+
 def _check_chunk_attr(op: Operation) -> int:
     a = op.attributes.get("chunk_size")
     if a is None:
@@ -536,20 +567,24 @@ def _scatter_access(op: Operation, src_name: str, value_t: T.Type, hints: tuple[
         if offsets is not None:
             raise _RuleError("offsets are not allowed with a TensorDesc source (they come from create_tdesc)")
         _gather_scatter_tdesc(op, src_t, mask_t, value_t, what)
+        if isinstance(value_t, T.VectorType):
+            _check_anchor(op, "layout", list(value_t.shape), "Value shape")
     else:
         if offsets is None:
             raise _RuleError("Expects offsets.")
         if isinstance(src_t, T.MemRefType) and T.element_type_of(value_t) != src_t.element_type:
-            raise _RuleError("Value should have the same element type as MemRef.")
+            raise _RuleError("Value should have the same element type as MemRef.", on_op=False)
+        if isinstance(value_t, T.VectorType):
+            _check_anchor(op, "layout", list(value_t.shape), "Value shape")
+        _check_contiguity(op, offsets.type)
         _gather_scatter_buffer(offsets.type, mask_t, value_t, chunk, what)
-    if isinstance(value_t, T.VectorType):
-        _check_anchor(op, "layout", list(value_t.shape))
 
 
 @_rule("xegpu_load")
 def _load(op: Operation, ctx: Any) -> None:
-    """LoadGatherOp::verify: read hints; tensor_desc form or memref/pointer + offsets form (chunk size,
-    mask and value shapes, element types; spec §4.4)."""
+    """LoadGatherOp::verify (upstream-xegpu-xevm.md §2.6, upstream's order): read hints; memref/pointer + offsets
+    form (element types, anchor layout, contiguity, chunk size, mask and value shapes) or the legacy tensor_desc
+    form."""
     _scatter_access(op, "source", op.results[0].type, READ_HINTS, "result")
 
 
@@ -581,7 +616,7 @@ def _prefetch(op: Operation, ctx: Any) -> None:
     if isinstance(align, A.IntegerAttr) and align.value <= 0:
         raise _RuleError(f"offset_align_byte must be positive, got {align.value}")
     if offsets is not None and isinstance(offsets.type, T.VectorType):
-        _check_anchor(op, "layout", list(offsets.type.shape))
+        _check_anchor(op, "layout", list(offsets.type.shape), "offset shape")
 
 
 _FLOAT_KINDS = {"addf", "maximumf", "maxnumf", "minimumf", "minnumf", "mulf"}
@@ -598,6 +633,11 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
     mask_t = _operand(op, "mask").type
     val_t = _operand(op, "value").type
     res_t = op.results[0].type
+    _same_element_type(op, td, val_t, "tensorDesc, value, result")
+    _same_element_type(op, td, res_t, "tensorDesc, value, result")
+    simt_chunk = val_t.rank == 1 and val_t.num_elements == td.chunk_size and td.num_elements > td.chunk_size
+    if not simt_chunk and not (list(val_t.shape) == list(td.shape) == list(res_t.shape)):
+        raise _RuleError("failed to verify that all of {tensorDesc, value, result} have same shape")
     if not td.is_scattered:
         raise _RuleError("Expects a scattered TensorDesc.")
     if res_t != val_t:
@@ -623,68 +663,99 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
 
 
 def _dpas_shapes(op: Operation) -> tuple[list[int], list[int], list[int]] | None:
-    """Common dpas / dpas_mx checks; returns (A, B, D) shapes, or None for SIMT (all 1-D) code."""
+    """DpasOp::verify / DpasMxOp::verify (upstream-xegpu-xevm.md §2.8, messages verbatim, in upstream's order):
+    the anchor layouts distribute their operands; acc type == result type; all-1-D (lane form) accepted; A, B,
+    result at least 2-D; a B one rank above A is VNNI-packed (upstream accepts it without further checks; xesim
+    also checks its K, M and N, with the same messages, because the executor relies on them); equal ranks,
+    batch dims, then K, M, N.  Returns (A, B, D) shapes, or None for the lane form."""
     res_t = op.results[0].type
+    a_t, b_t = _operand(op, "lhs").type, _operand(op, "rhs").type
+    a, b, d = _shape(a_t), _shape(b_t), _shape(res_t)
+    vnni = len(b) == len(a) + 1
+    _check_anchor(op, "layout_cd", d, "Result shape")
+    _check_anchor(op, "layout_a", a, "A shape")
+    _check_anchor(op, "layout_b", (b[:-3] + [b[-3] * b[-1], b[-2]]) if vnni and len(b) >= 3 else b, "B shape")
     acc = _operand(op, "acc")
     if acc is not None and acc.type != res_t:
-        raise _RuleError("Expecting the acc type to be the same as result.")
-    shape = decode_dpas(op)
-    if shape.simt:
+        raise _RuleError("Accumulator type must match result type.")
+    if len(a) == 1 and len(b) == 1 and len(d) == 1:
         return None
-    a, b, d = list(shape.a_shape), list(shape.b_shape), list(shape.d_shape)
-    if len(a) != 2 or len(b) not in (2, 3) or len(d) != 2:
-        raise _RuleError("expecting lhs and result to be a 2D vector, and rhs to be either 2D or 3D (packed) vector.")
-    b_k = shape.k
-    if b_k != a[1]:
-        raise _RuleError(f"K-dimension mismatch: A has K={a[1]} but B has K={b_k}")
-    if a[0] != d[0]:
-        raise _RuleError(f"M-dimension mismatch: A has M={a[0]} but the result has M={d[0]}")
-    if b[1] != d[1]:
-        raise _RuleError(f"N-dimension mismatch: B has N={b[1]} but the result has N={d[1]}")
-    _check_anchor(op, "layout_a", a)
-    _check_anchor(op, "layout_b", [b_k, b[1]] if len(b) == 3 else b)
-    _check_anchor(op, "layout_cd", d)
+    if len(a) < 2:
+        raise _RuleError("A operand must be at least a 2D vector.")
+    if len(b) < 2:
+        raise _RuleError("B operand must be at least a 2D vector.")
+    if len(d) < 2:
+        raise _RuleError("Result must be at least a 2D vector.")
+    if vnni:
+        b_k, b_n = b[-3] * b[-1], b[-2]
+    else:
+        if not len(a) == len(b) == len(d):
+            raise _RuleError("Rank mismatch among A, B, and result.")
+        for i in range(len(a) - 2):
+            if a[i] != d[i]:
+                raise _RuleError(f"Batch dimension mismatch at dim {i}: A has {a[i]} but result has {d[i]}.")
+            if a[i] != b[i]:
+                raise _RuleError(f"Batch dimension mismatch at dim {i}: A has {a[i]} but B has {b[i]}.")
+        b_k, b_n = b[-2], b[-1]
+    if a[-1] != b_k:
+        raise _RuleError(f"K-dimension mismatch: A has K={a[-1]} but B has K={b_k}.")
+    if a[-2] != d[-2]:
+        raise _RuleError(f"M-dimension mismatch: A has M={a[-2]} but result has M={d[-2]}.")
+    if b_n != d[-1]:
+        raise _RuleError(f"N-dimension mismatch: B has N={b_n} but result has N={d[-1]}.")
     return a, b, d
 
 
 @_rule("xegpu_dpas")
 def _dpas(op: Operation, ctx: Any) -> None:
-    """DpasOp::verify: acc type == result type; SIMT (all 1-D) accepted; else A [M,K], B [K,N] or
-    [K/v,N,v], D [M,N] with matching M, N, K; layout_a/b/cd distribute their operands."""
+    """DpasOp::verify (upstream-xegpu-xevm.md §2.8), after the trait's same element type of A and B (dpas_mx
+    dropped that trait).  Deliberate difference: integer A and B of different widths or signedness (u8 x s8, s4 x
+    u8, ...) are accepted, as the hardware's DPAS takes any integer mix (spec/pvc-hardware.md §3.2)."""
+    a_et = T.element_type_of(_operand(op, "lhs").type)
+    b_et = T.element_type_of(_operand(op, "rhs").type)
+    if not (isinstance(a_et, T.IntegerType) and isinstance(b_et, T.IntegerType)):
+        _same_element_type(op, a_et, b_et, "lhs, rhs")
     _dpas_shapes(op)
 
 
 @_rule("xegpu_dpas_mx")
 def _dpas_mx(op: Operation, ctx: Any) -> None:
-    """DpasMxOp: dpas rules + 2-D scales with scale_a[0] == M, scale_b[1] == N, scale_a[1] == scale_b[0]."""
+    """DpasMxOp::verify (upstream-xegpu-xevm.md §2.9): the dpas rules, then each scale that is a vector of rank
+    > 1 (scalars and 1-D scales are not checked): its layout, its M (second-to-last) dim against A's M, its N
+    (last) dim against B's N, and the two scales' K dims against each other.  Scales must be f8E8M0FNU (the
+    operand type constraint of upstream; message xesim's)."""
     shapes = _dpas_shapes(op)
-    sa_t = _operand(op, "scale_a").type
-    sb_t = _operand(op, "scale_b").type
+    sa, sb = _operand(op, "scale_a"), _operand(op, "scale_b")
+    for name, v in (("scale_a", sa), ("scale_b", sb)):
+        if v is not None and T.element_type_of(v.type) != T.FloatType("f8E8M0FNU"):
+            raise _RuleError(f"{name} must be f8E8M0FNU or a vector of f8E8M0FNU, got {v.type}")
     if shapes is None:
         return
     a, b, _ = shapes
-    if sa_t.rank != 2 or sb_t.rank != 2:
-        raise _RuleError("expecting scale_a and scale_b to be 2D vectors.")
-    sa, sb = list(sa_t.shape), list(sb_t.shape)
-    if sa[0] != a[0]:
-        raise _RuleError(f"scale_a M-dimension mismatch: A has M={a[0]} but scale_a has {sa[0]} rows")
-    if sb[1] != b[1]:
-        raise _RuleError(f"scale_b N-dimension mismatch: B has N={b[1]} but scale_b has {sb[1]} columns")
-    if sa[1] != sb[0]:
-        raise _RuleError(f"scale K-dimension mismatch: scale_a has {sa[1]} scales along K but scale_b has {sb[0]}")
-    _check_anchor(op, "layout_a_scale", sa)
-    _check_anchor(op, "layout_b_scale", sb)
+    vnni = len(b) == len(a) + 1
+    b_n = b[-2] if vnni else b[-1]
+    sa_s = _shape(sa.type) if sa is not None else []
+    sb_s = _shape(sb.type) if sb is not None else []
+    if len(sa_s) > 1:
+        _check_anchor(op, "layout_a_scale", sa_s, "ScaleA shape")
+        if sa_s[-2] != a[-2]:
+            raise _RuleError(f"Scale A M dimension [{sa_s[-2]}] must match A M dimension [{a[-2]}].")
+    if len(sb_s) > 1:
+        _check_anchor(op, "layout_b_scale", sb_s, "ScaleB shape")
+        if sb_s[-1] != b_n:
+            raise _RuleError(f"Scale B N dimension [{sb_s[-1]}] must match B N dimension [{b_n}].")
+    if len(sa_s) > 1 and len(sb_s) > 1 and sa_s[-1] != sb_s[-2]:
+        raise _RuleError(f"Scale K dimension mismatch: scale_a has K={sa_s[-1]} but scale_b has K={sb_s[-2]}.")
 
 
 @_rule("xegpu_convert_layout")
 def _convert_layout(op: Operation, ctx: Any) -> None:
-    """ConvertLayoutOp::verify: both layouts present, both WG or both SG, each distributes the shape."""
-    src = op.attributes.get("input_layout", op.attributes.get("srcMap"))
+    """ConvertLayoutOp::verify (upstream-xegpu-xevm.md §2.15): a target layout (the input one defaults to it),
+    both WG or both SG, each distributes the shape."""
     dst = op.attributes.get("target_layout", op.attributes.get("resMap"))
-    if src is None:
-        raise _RuleError("expected input layout.")
     if dst is None:
         raise _RuleError("expected target layout.")
+    src = op.attributes.get("input_layout", op.attributes.get("srcMap", dst))  # defaults to the target (§2.15)
     s, d = _layout_of(src), _layout_of(dst)
     if s is None or d is None:
         raise _RuleError("expected input and target layouts to be #xegpu.layout or #xegpu.slice attributes.")
@@ -695,6 +766,25 @@ def _convert_layout(op: Operation, ctx: Any) -> None:
         raise _RuleError("invalid input layout, data cannot be evenly distributed.")
     if not xl.is_evenly_distributable(shape, d):
         raise _RuleError("invalid target layout, data cannot be evenly distributed.")
+
+
+@_rule("xegpu_truncf")
+def _truncf(op: Operation, ctx: Any) -> None:
+    """TruncfOp (upstream-xegpu-xevm.md §2.10): the traits' same rank / same shape, then a narrower result."""
+    src_t, res_t = _operand(op, "source").type, op.results[0].type
+    if src_t.rank != res_t.rank:
+        raise _RuleError("failed to verify that all of {source, result} have same rank")
+    if list(src_t.shape) != list(res_t.shape):
+        raise _RuleError("failed to verify that all of {source, result} have same shape")
+    if T.bit_width(res_t.element_type) >= T.bit_width(src_t.element_type):
+        raise _RuleError("input type must be wider than result type.")
+
+
+@_rule("xegpu_lane_shuffle")
+def _lane_shuffle(op: Operation, ctx: Any) -> None:
+    """LaneShuffleOp::verify (upstream-xegpu-xevm.md §2.11): a fragment of at least 2 elements."""
+    if _operand(op, "source").type.num_elements < 2:
+        raise _RuleError("requires a source vector with at least 2 elements.")
 
 
 # ============================================================================== named barriers
@@ -753,17 +843,18 @@ def _check_mem_desc_type(t: T.MemDescType) -> None:
 
 @_rule("xegpu_create_mem_desc")
 def _create_mem_desc(op: Operation, ctx: Any) -> None:
-    """CreateMemDescOp: a static 1-D i8 memref in SLM (address space 3) at least as large as the view."""
+    """CreateMemDescOp::verify (upstream-xegpu-xevm.md §2.16): a static memref in SLM of the mem_desc's size in
+    bits (the trait's message), contiguous row-major."""
     src_t = _operand(op, "source").type
     md = op.results[0].type
     _check_mem_desc_type(md)
-    if src_t.element_type != T.I8 or src_t.rank != 1:
-        raise _RuleError(f"source must be a 1D memref of i8, got '{src_t}'")
     if not _is_slm(source_memory_space(src_t)):
         raise _RuleError("source must be in shared local memory (memory space 3)")
-    need = prod(md.shape) * T.bit_width(md.element_type) // 8
-    if need > src_t.shape[0]:
-        raise _RuleError(f"mem_desc needs {need} bytes but the source has {src_t.shape[0]}")
+    if prod(src_t.shape) * T.bit_width(src_t.element_type) != prod(md.shape) * T.bit_width(md.element_type):
+        raise _RuleError("failed to verify that all of {source, mem_desc} have same size in bits")
+    so = strides_and_offset(src_t)
+    if so is not None and list(so[0]) != canonical_strides(src_t.shape):
+        raise _RuleError("source memref must be contiguous.")
 
 
 @_rule("xegpu_mem_desc_subview")
@@ -789,9 +880,7 @@ def _mem_desc_subview(op: Operation, ctx: Any) -> None:
 def _matrix_params(op: Operation, data_t: T.Type, md: T.MemDescType) -> None:
     """IsValidMatrixOpParams + element type and offsets checks (spec §4.4 load_matrix / store_matrix)."""
     _check_mem_desc_type(md)
-    if T.element_type_of(data_t) != md.element_type:
-        raise _RuleError(f"data element type '{T.element_type_of(data_t)}' must match the mem_desc element type "
-                    f"'{md.element_type}'.")
+    _same_element_type(op, md, data_t, "mem_desc, res" if op.name == "xegpu.load_matrix" else "mem_desc, data")
     if _offset_count(op) != md.rank:
         raise _RuleError(f"expected {md.rank} offsets, got {_offset_count(op)}")
     sbio = "subgroup_block_io" in op.attributes
@@ -828,7 +917,7 @@ def _matrix_params(op: Operation, data_t: T.Type, md: T.MemDescType) -> None:
         if sbio and strides[0] == 1:
             raise _RuleError("mem_desc should be row major when subgroup_block_io is set.")
     if data_t.rank == 2 or (lay is not None and lay.rank == data_t.rank):
-        _check_anchor(op, "layout", list(data_t.shape))
+        _check_anchor(op, "layout", list(data_t.shape), "Value shape")
 
 
 @_rule("xegpu_load_matrix")

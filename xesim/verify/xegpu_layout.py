@@ -202,18 +202,20 @@ def layout_error(layout: Layout) -> str | None:
     lane_layout, lane_data, order = layout.lane_layout, layout.lane_data, layout.order
     if not sg_layout and not inst and not lane_layout:
         return "expected at least one of sg_layout, inst_data or lane_layout"
-    if (sg_layout is None) != (sg_data is None):
-        return "sg_layout and sg_data must be used together"
-    if (lane_layout is None) != (lane_data is None):
-        return "lane_layout and lane_data must be used together"
+    # LayoutAttr::verify's order (shared/spec/upstream-xegpu-xevm.md §3.4)
     if sg_layout and inst and len(sg_layout) != len(inst):
         return "expected sg_layout and inst_data to have the same rank"
     if sg_layout and lane_layout and len(sg_layout) != len(lane_layout):
         return "expected sg_layout and lane_layout to have the same rank"
     if inst and lane_layout and len(inst) != len(lane_layout):
-        return "expected inst_data and lane_layout to have the same rank"
+        return (f"expected inst_data and lane_layout to have the same rank, got inst_data {len(inst)}, "
+                f"lane_layout {len(lane_layout)}")
+    if (sg_layout is None) != (sg_data is None):
+        return "sg_layout and sg_data must be used together"
     if sg_data is not None and sg_layout is not None and len(sg_data) != len(sg_layout):
         return "expected sg_data and sg_layout to have the same rank"
+    if (lane_layout is None) != (lane_data is None):
+        return "lane_layout and lane_data must be used together"
     if lane_data is not None and lane_layout is not None and len(lane_data) != len(lane_layout):
         return "expected lane_data and lane_layout to have the same rank"
     if order is not None:

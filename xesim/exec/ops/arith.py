@@ -1109,6 +1109,10 @@ def constant_value(attr: A.Attribute, t: T.Type) -> Any:
         arr = np.array(arr.reshape(t.shape))
         arr.flags.writeable = False
         return arr
+    if isinstance(t, T.FloatType) and t.name == C.E8M0 and isinstance(attr, (A.FloatAttr, A.IntegerAttr)):
+        if isinstance(attr, A.FloatAttr) and attr.bits is not None:  # the code itself (0x..)
+            return np.array(attr.bits, np.uint8).view(V.dtype_of(t))[()]
+        return C.round_float(np.float64(attr.value), t.name)[()]  # APFloat: nearest power of two (§5.2 A)
     if isinstance(t, T.FloatType):
         if isinstance(attr, A.FloatAttr):
             if attr.bits is not None:
@@ -1123,6 +1127,8 @@ def constant_value(attr: A.Attribute, t: T.Type) -> Any:
 
 
 def _constant_elements(vals: list, et: T.Type) -> np.ndarray:
+    if isinstance(et, T.FloatType) and et.name == C.E8M0:
+        return C.round_float(np.array([float(v) for v in vals], dtype=np.float64), et.name)
     if isinstance(et, T.FloatType):
         return np.asarray(M.narrow(np.array([float(v) for v in vals], dtype=np.float64), et.name))
     info = int_info(et)
@@ -1222,6 +1228,14 @@ def _extf(op: Any, cx: Any):
     a, o = cx.slot(op.operands[0]), cx.slot(op.results[0])
     src, dst = op.operands[0].type, op.results[0].type
     dname = elem(dst).name  # type: ignore[attr-defined]
+    if elem(src).name == "f8E8M0FNU":  # type: ignore[attr-defined]
+        from xesim.numerics import mx
+
+        def e8m0_step(fr: list) -> None:  # 2^(e-127) (exact in f64), then one RNE rounding (f16 only rounds)
+            r = C.round_float(mx.e8m0_value(mx.e8m0_codes(fr[a])), dname)
+            fr[o] = r if is_vec(src) else r[()]
+
+        return e8m0_step
     if is_vec(src):
         def vstep(fr: list) -> None:
             fr[o] = C.extend_float(fr[a], dname)
@@ -1257,6 +1271,20 @@ def _truncf(op: Any, cx: Any):
     a, o = cx.slot(op.operands[0]), cx.slot(op.results[0])
     src, dst = op.operands[0].type, op.results[0].type
     mode = enum_case(op.attributes.get("roundingmode"), ROUNDING_CASES, C.RNE)
+    if elem(dst).name == "f8E8M0FNU":  # type: ignore[attr-defined]
+        # shared/spec/upstream-xegpu-xevm.md §5.2: two upstream definitions, the target's mx.e8m0_truncf picks one
+        from xesim.numerics import mx
+
+        if mode != C.RNE:
+            raise NotImplementedError(f"rounding mode {mode} to f8E8M0FNU is not modelled (only the default)")
+        rule = cx.engine.target.get("mx.e8m0_truncf")
+        e8m0 = V.dtype_of(elem(dst))
+
+        def e8m0_step(fr: list) -> None:
+            r = mx.truncf_e8m0(fr[a], rule).view(e8m0)
+            fr[o] = r if is_vec(src) else r[()]
+
+        return e8m0_step
     dinfo = float_info(elem(dst))
     dname = dinfo.name
     sname = elem(src).name  # type: ignore[attr-defined]

@@ -19,7 +19,7 @@ Here:
 * **SLM matrices** (``create_mem_desc``/``mem_desc_subview``/``load_matrix``/``store_matrix``): element
   ``[i, j]`` of the view lives at the linear offset ``#xegpu.mem_layout<stride, block>`` gives it
   (:func:`xesim.exec.tdesc.blocked_strides`; row-major by default).
-* ``dpas_mx`` (block-scaled DPAS) is not supported yet.
+* :mod:`xesim.exec.ops.xegpu_mx` — ``dpas_mx``, ``truncf``, ``lane_shuffle`` (MX formats, today's lane ops).
 
 Workgroup-level ops (``sg_layout`` layouts) run on the whole workgroup tile (the launcher runs a WG kernel once
 per workgroup; xesim/exec/workgroup.py explains why that equals the distributed program); their layouts must
@@ -101,11 +101,6 @@ def _addr_origin(space: Any, addr: int) -> str:
     if a is None:
         return f"address 0x{addr:x}"
     return f"address 0x{addr:x} in {a.describe()}"
-
-
-@impl("xegpu.dpas_mx")
-def _dpas_mx(op: Any, cx: Any):
-    raise compile_error(op, "block-scaled DPAS (dpas_mx) is not supported yet")
 
 
 # ============================================================================ misc

@@ -81,7 +81,7 @@ from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, mixed_list, mixed_list_template
 from xesim.exec.ops.xegpu import ADDR_MASK, LANE_LEVEL, _elem_info, _level_guard, _operand, _space_of
 from xesim.exec.registry import impl
-from xesim.exec.tdesc import NdDesc
+from xesim.exec.tdesc import NdDesc, NdPlanes
 from xesim.exec.values import MemRefValue, dtype_of
 from xesim.hw.layout import LaneLayout, LayoutMapError, target_lane_layout
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
@@ -129,8 +129,8 @@ def _create_nd_tdesc(op: Any, cx: Any):
     src_t = src.type
     td: T.TensorDescType = op.results[0].type
     dt, isz = _elem_info(op, td.element_type)
-    if td.rank not in (1, 2):
-        raise compile_error(op, "expects a 1D or 2D tensor descriptor")
+    if td.rank > 2 and cx.group > 1:
+        raise compile_error(op, "batched (rank > 2) block descriptors are supported at subgroup level only")
     s_src = cx.slot(src)
     res = cx.slot(op.results[0])
     get_off, static_off = mixed_list(cx, op, ("offsets",), ("const_offsets",))
@@ -155,12 +155,17 @@ def _create_nd_tdesc(op: Any, cx: Any):
             addr = int(s) & ADDR_MASK
             shape, strides = tuple(get_shape(fr)), tuple(get_strides(fr))
             space = _space_of(engine, slm)
+            # Creating a descriptor is not an access (upstream-xegpu-xevm.md §2.1 "Builds a descriptor value; no
+            # memory access"): an address outside every live allocation (e.g. made only for a prefetch that
+            # runs past the end) is accepted here; the loads and stores through it are checked.
             a = space.allocation_at(addr)
-            if a is None or not a.alive:
-                what = "freed memory" if a is not None else f"no {space.name} allocation"
-                raise ExecFault(f"source address 0x{addr:x} points to {what}")
             base = addr
-            origin = f"address 0x{addr:x} ({a.describe()})"
+            if a is None:
+                origin = f"address 0x{addr:x} (no {space.name} allocation)"
+            elif not a.alive:
+                origin = f"address 0x{addr:x} (freed memory)"
+            else:
+                origin = f"address 0x{addr:x} ({a.describe()})"
         rank = len(shape)
         if len(strides) != rank or rank < td_rank:
             raise ExecFault(f"shape {list(shape)} and strides {list(strides)} do not describe a {td_rank}-D surface")
@@ -172,10 +177,17 @@ def _create_nd_tdesc(op: Any, cx: Any):
         lead = rank - td_rank
         for o, st in zip(offs[:lead], strides[:lead]):
             base += o * st * isz
-        if td_rank == 2:
+        if td_rank >= 2:
             height, width, pitch = shape[-2], shape[-1], strides[-2]
         else:
             height, width, pitch = 1, shape[-1], shape[-1]
+        if td_rank > 2:  # batched: the descriptor's own leading dims index planes (legacy offsets move them)
+            planes = list(range(lead, rank - 2))
+            for d_ in planes:
+                base += offs[d_] * strides[d_] * isz
+            fr[res] = NdPlanes(NdDesc(space, base, height, width, pitch, tuple(offs[-2:]), isz, origin),
+                               tuple(shape[d_] - offs[d_] for d_ in planes), tuple(strides[d_] * isz for d_ in planes))
+            return
         fr[res] = NdDesc(space, base, height, width, pitch, tuple(offs[lead:]), isz, origin)
 
     if cx.width == 1:
@@ -496,6 +508,8 @@ def _load_nd(op: Any, cx: Any):
     get_off = offsets_getter(cx, op, td.rank)
     in_slots = list(dict.fromkeys(cx.slots(op.operands)))
     dt, isz = _elem_info(op, td.element_type)
+    if td.rank > 2:
+        return _batched_load(op, cx, td, vt, s_td, res, get_off)
     if td.rank == 1:
         n1 = td.shape[0] * td.array_length
         out_shape = (n1,) if simt else tuple(vt.shape)
@@ -580,8 +594,8 @@ def _store_nd(op: Any, cx: Any):
     check = td.boundary_check
     in_slots = list(dict.fromkeys(cx.slots(op.operands)))
     plan = None
-    if td.rank == 2:
-        rows, cols = td.shape
+    if td.rank >= 2:
+        rows, cols = td.shape[-2:]
         try:
             plan = BlockPlan(engine.target, isz, rows, cols, "store")
         except ValueError as exc:
@@ -629,6 +643,8 @@ def _store_nd(op: Any, cx: Any):
         for i in range(n):
             store(d, int(ys[i]), int(xs[i]), tiles[i])
 
+    if td.rank > 2:
+        return _batched_store(op, cx, td, s_td, s_val, get_off, store)
     if simt:
         _, idx = fragment_layout(op, cx, td, val.type.num_elements)
         size = idx.size
@@ -708,6 +724,8 @@ def _prefetch_nd(op: Any, cx: Any):
     def one(fr: list) -> None:
         d: NdDesc = fr[s_td]
         off = get_off(fr)
+        if td.rank > 2:
+            return  # batched: no architectural effect, planes are not validated
         if td.rank == 2:
             validate(d, d.offsets[0] + off[0], d.offsets[1] + off[1], 1)
         else:
@@ -740,3 +758,44 @@ def _prefetch_nd(op: Any, cx: Any):
         validate(d, y, x, n if sel is None else len(sel))
 
     return step
+
+
+# ============================================================================ batched (rank 3-5) descriptors
+def _batched_load(op: Any, cx: Any, td: T.TensorDescType, vt: Any, s_td: int, res: int, get_off: Any):
+    """``load_nd`` of a batched descriptor (spec §2.3 "Batched descriptors"): each leading tile index reads its own
+    plane with the 2-D load of the trailing tile; planes outside the source read 0."""
+    engine = cx.engine
+    nlead = td.rank - 2
+    lead = tuple(td.shape[:nlead])
+    acc = BlockLoad.decode(op, engine, td, tuple(vt.shape[nlead:]))
+    dt = dtype_of(vt.element_type)
+
+    def one(fr: list) -> None:
+        p: NdPlanes = fr[s_td]
+        off = list(get_off(fr))
+        out = np.zeros(tuple(vt.shape), dt)
+        for idx in np.ndindex(lead):
+            d = p.plane([off[i] + idx[i] for i in range(nlead)])
+            if d is not None:
+                out[idx] = acc.one(engine, op, d, d.offsets[0] + off[-2], d.offsets[1] + off[-1])
+        fr[res] = out
+
+    return one if cx.width == 1 else axis.lift(op, cx, one)
+
+
+def _batched_store(op: Any, cx: Any, td: T.TensorDescType, s_td: int, s_val: int, get_off: Any, store: Any):
+    """``store_nd`` of a batched descriptor: each leading tile index writes its own plane (planes outside the source
+    are dropped)."""
+    nlead = td.rank - 2
+    lead = tuple(td.shape[:nlead])
+
+    def one(fr: list) -> None:
+        p: NdPlanes = fr[s_td]
+        off = list(get_off(fr))
+        v = np.asarray(fr[s_val]).reshape(*lead, *td.shape[-2:])
+        for idx in np.ndindex(lead):
+            d = p.plane([off[i] + idx[i] for i in range(nlead)])
+            if d is not None:
+                store(d, d.offsets[0] + off[-2], d.offsets[1] + off[-1], v[idx])
+
+    return one if cx.width == 1 else axis.lift(op, cx, one)
