@@ -123,3 +123,18 @@ def test_check_probes_compare_the_gpu_output_with_xesims_prediction(probe_dir, t
     lines = run_checks(str(tmp_path))
     assert "  math.sin: 1 of 128 points differ from xesim (max 1 ulp)" in lines
     assert "  block_oob: 1 of 512 elements differ from xesim's prediction" in lines
+
+
+def test_an_overlay_refines_the_chip_a_program_names(tmp_path, capsys):
+    """A program whose gpu.module names chip "pvc" still runs with a --target overlay that inherits pvc."""
+    overlay = tmp_path / "pvc-measured.toml"
+    overlay.write_text('[target]\nname = "pvc-measured"\ninherits = "pvc"\n\n[dpas.numerics]\n'
+                       'group = { value = "all", source = "test" }\nacc_format = { value = "dst", source = "test" }\n')
+    text = (HERE / "dpas_t1_bf16.mlir").read_text().replace("gpu.module @kernels {",
+                                                             'gpu.module @kernels [#xevm.target<chip = "pvc">] {')
+    prog = tmp_path / "t1.mlir"
+    prog.write_text(text)
+    assert main(["run", "--target", str(overlay), str(prog)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("1065353220")  # the overlay's single rounding
+    assert main(["run", str(prog)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("1065353216")

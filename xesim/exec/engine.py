@@ -27,7 +27,7 @@ class Engine:
         the functions a program may call without a body (``fn(engine, args, arg_types) -> result`` by name: the
         runner utilities of :mod:`xesim.runtime`, which :func:`xesim.api.make_engine` passes)."""
         from xesim.exec import ops  # noqa: F401  (registers every @impl)
-        from xesim.hw.params import load_target
+        from xesim.hw.params import base_target, load_target
 
         self.module = module
         self.config = config = config or RunConfig()
@@ -36,8 +36,10 @@ class Engine:
         self.err = err or sys.stderr
         from xesim.exec.program_target import program_target
 
-        # the chip the program's #xevm.target names, else the configured one (upstream-xegpu-xevm.md §4.12)
-        target = load_target(program_target(module) or config.target)
+        # the chip the program's #xevm.target names, else the configured one (upstream-xegpu-xevm.md §4.12); a
+        # configured target file that refines that chip (an `xesim calibrate` overlay) is used for it
+        named = program_target(module)
+        target = load_target(config.target if named is None or base_target(config.target) == named else named)
         self.target = target.with_overrides(dict(config.overrides)) if config.overrides else target
         self._schedule_rng: Any = None
         self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions

@@ -156,6 +156,22 @@ def _load(name: str) -> tuple[dict, Path]:
     return data, path
 
 
+def base_target(name: str) -> str:
+    """The target file ``name`` refines: itself for one of isa/targets, else the one its ``inherits`` chain ends
+    at (a calibration overlay of pvc -> ``pvc``)."""
+    if not name.endswith(".toml"):
+        return name
+    path = Path(name)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return name  # load_target reports the problem
+    parent = data.get("target", {}).get("inherits")
+    if not parent:
+        return name
+    return base_target(str(path.parent / parent) if str(parent).endswith(".toml") else parent)
+
+
 def _merge(base: dict, over: dict) -> dict:
     out = dict(base)
     for k, v in over.items():
