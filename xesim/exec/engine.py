@@ -105,6 +105,23 @@ class Engine:
 
         return compile_for(op, cx, interpret)
 
+    def synchronising_regions(self) -> frozenset[int]:
+        """The ids of the module's regions that hold an op with the ``barrier`` trait at any depth, found in one
+        walk (asking each region op about its own subtree would be quadratic in the nesting depth)."""
+        found = self.__dict__.get("_synchronising")
+        if found is None:
+            marked: set[int] = set()
+            for op in self.module.walk():
+                if op.opdef is not None and "barrier" in op.opdef.traits:
+                    region = op.parent.parent if op.parent is not None else None
+                    while region is not None and id(region) not in marked:
+                        marked.add(id(region))
+                        parent_op = region.parent
+                        block = parent_op.parent if parent_op is not None else None
+                        region = block.parent if block is not None else None
+            found = self._synchronising = frozenset(marked)
+        return found
+
     def lookup(self, path: tuple[str, ...]) -> Operation | None:
         return self.module.lookup_symbol(path)
 
