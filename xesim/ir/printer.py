@@ -33,6 +33,7 @@ class Printer:
         self.attr_alias_of: dict[A.Attribute, str] = {}
         self.type_alias_of: dict[T.Type, str] = {}
         self.region_texts: list[str] = []  # the texts the markers of region_text refer to
+        self.keep_defaults = False  # print optional groups of attributes equal to their defaults (see op_text)
         if module is not None:
             for name, a in module.attr_aliases.items():
                 self.attr_alias_of.setdefault(a, name)
@@ -172,7 +173,18 @@ class Printer:
         op._print_format = elements  # type: ignore[attr-defined]
         self.op_stack.append(op.name)
         try:
+            bare = len(fp.parts)
             print_with_format(self, op, elements, fp, set())
+            if len(fp.parts) == bare and not op.results and op.attributes:
+                # Nothing after the name although the op holds attributes: they all equal their defaults and
+                # their optional groups were elided.  A bare name would read the next line's result name as its
+                # operand when a format starts with an optional operand (`vector.print punctuation <newline>`),
+                # so the attributes the op holds are printed (issue 27 item 5: fmt is a fixed point).
+                self.keep_defaults = True
+                try:
+                    print_with_format(self, op, elements, fp, set())
+                finally:
+                    self.keep_defaults = False
         finally:
             self.op_stack.pop()
         return fp.text()
