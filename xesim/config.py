@@ -38,7 +38,8 @@ class RunConfig:
     ``kernel_reference``: kernels take their reference paths (set for the second run of ``both``); ``jobs``:
     processes (or threads) per launch, None for the number of usable cores; ``batch``: the most instances one
     batch runs together (below 2: no batching); ``debug``: topics reported on stderr; ``stats``: per-kernel
-    register statistics after the run.
+    register statistics after the run.  ``max_call_depth``: the most nested ``func.call``s a run may make (deeper
+    recursion is a located "call depth exceeded" error; issue 27 item 2).
     """
 
     target: str = "pvc"
@@ -56,6 +57,7 @@ class RunConfig:
     batch: int = 2048
     debug: frozenset[str] = field(default_factory=frozenset)
     stats: bool = False
+    max_call_depth: int = 10_000
 
     def __post_init__(self) -> None:
         for name, allowed in (("engine", ENGINE_MODES), ("grf", GRF_MODES), ("schedule", SCHEDULES)):
@@ -67,6 +69,8 @@ class RunConfig:
             raise ConfigError(f"unknown debug topic(s) {', '.join(sorted(unknown))} (known: {', '.join(DEBUG_TOPICS)})")
         if self.jobs is not None and self.jobs < 1:
             raise ConfigError(f"jobs must be at least 1, not {self.jobs}")
+        if self.max_call_depth < 1:
+            raise ConfigError(f"max_call_depth must be at least 1, not {self.max_call_depth}")
         if self.engine == "reference" and not self.kernel_reference:
             object.__setattr__(self, "kernel_reference", True)
         if self.stats and self.grf == "off":  # --stats reports what the register-file model tracks

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from xesim.config import RunConfig
+from xesim.deep import raised_recursion_limit
 from xesim.diagnostics import Diagnostic, DiagnosticError
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
@@ -44,6 +45,7 @@ class Engine:
         self.kstate = KernelState()
         self._code: dict[tuple[int, int, int], FunctionCode] = {}
         self.rng = None
+        self.call_depth = 0  # func.calls in progress (bounded by config.max_call_depth)
 
     def subscribe(self, observer: Observer) -> Observer:
         """Let ``observer`` follow this engine's runs from now on (:mod:`xesim.exec.hooks`); kernels compile anew
@@ -96,7 +98,8 @@ class Engine:
 
         for obs in self.observers:
             run = obs.wrap_launch(self, run)
-        run(kernel, name, grid, block, args, launch_op)
+        with raised_recursion_limit():  # room for deep nesting and recursion (xesim/deep.py)
+            run(kernel, name, grid, block, args, launch_op)
 
     def compile_loop(self, op: Operation, cx: Any, interpret: Any) -> Any:
         """The step of host ``scf.for`` ``op``: the compiled loop nest rooted at it when possible
@@ -135,7 +138,8 @@ class Engine:
         if func.regions[0].empty:
             raise DiagnosticError(Diagnostic("error", func.loc, f"function @{entry} has no body"))
         try:
-            return self.function_code(func)(list(args))
+            with raised_recursion_limit():  # room for deep nesting and recursion (xesim/deep.py)
+                return self.function_code(func)(list(args))
         except ExecFault as exc:
             raise DiagnosticError(exc.to_diagnostic()) from exc
         finally:
