@@ -29,6 +29,7 @@ from xesim.ir.core import Module
 ENVIRONMENT = {
     "XESIM_ENGINE": "engine", "XESIM_GRF": "grf", "XESIM_JOBS": "jobs", "XESIM_BATCH": "batch",
     "XESIM_BATCH_DEBUG": "debug batch", "XESIM_JOBS_DEBUG": "debug jobs", "XESIM_JIT_DEBUG": "debug jit",
+    "XESIM_MAX_CALL_DEPTH": "max_call_depth",
 }
 
 
@@ -36,7 +37,8 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
     """The run configuration of ``options`` (keyword arguments named as :class:`xesim.config.RunConfig`'s
     fields), with the environment-variable aliases of :data:`ENVIRONMENT` for the options not given: ``XESIM_ENGINE``
     (fast | reference | both), ``XESIM_GRF`` (off | track | checked), ``XESIM_JOBS`` (a positive integer),
-    ``XESIM_BATCH`` (instances per batch; below 2: no batching), ``XESIM_BATCH_DEBUG`` / ``XESIM_JOBS_DEBUG`` /
+    ``XESIM_BATCH`` (instances per batch; below 2: no batching), ``XESIM_MAX_CALL_DEPTH`` (a positive integer),
+    ``XESIM_BATCH_DEBUG`` / ``XESIM_JOBS_DEBUG`` /
     ``XESIM_JIT_DEBUG`` (non-empty: report on stderr).  A bad value is a :class:`~xesim.diagnostics.DiagnosticError`
     naming the variable."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
@@ -57,15 +59,15 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
         if raw not in ("off", "track", "checked"):
             raise bad("XESIM_GRF", raw, "off, track or checked")
         found["grf"] = raw
-    for name, key in (("XESIM_JOBS", "jobs"), ("XESIM_BATCH", "batch")):
+    for name, key in (("XESIM_JOBS", "jobs"), ("XESIM_BATCH", "batch"), ("XESIM_MAX_CALL_DEPTH", "max_call_depth")):
         raw = env.get(name, "").strip()
         if raw and options.get(key) is None:
             try:
                 n = int(raw)
             except ValueError:
-                n = 0
-            if n < (1 if key == "jobs" else 0):
-                raise bad(name, raw, "a positive integer" if key == "jobs" else "a non-negative integer")
+                n = -1
+            if n < (0 if key == "batch" else 1):
+                raise bad(name, raw, "a non-negative integer" if key == "batch" else "a positive integer")
             found[key] = n
     debug = set(options.pop("debug", ()) or ())
     debug |= {topic for name, topic in (("XESIM_BATCH_DEBUG", "batch"), ("XESIM_JOBS_DEBUG", "jobs"),
@@ -154,23 +156,25 @@ class Program:
         return self.module.walk()
 
     def text(self) -> str:
+        from xesim.deep import call_deep
         from xesim.ir.printer import print_module
 
-        return print_module(self.module)
+        return call_deep(print_module, self.module)
 
     def run(self, entry: str = "main", args: list | tuple = (), seed: int = 0, target: str = "pvc",
             check_races: bool = False, grf: str | None = None, large_grf: bool = False,
-            jobs: int | None = None) -> RunResult:
+            jobs: int | None = None, max_call_depth: int | None = None) -> RunResult:
         """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults (a data
         race between subgroups too when ``check_races``, xesim/observe/races.py).  ``grf`` ("off", "track",
         "checked"; default: the ``XESIM_GRF`` environment variable) runs kernels with the register-file model
         (xesim/observe/registers.py; ``large_grf``: 256 registers): ``register_file(result.engine).stats``,
         ``result.ownership(v)``.
         ``jobs``: processes for the workgroups of each launch (default: ``XESIM_JOBS`` or the number of cores;
-        xesim/exec/parallel.py); the results do not depend on it."""
+        xesim/exec/parallel.py); the results do not depend on it.  ``max_call_depth``: the most nested calls
+        (default: ``XESIM_MAX_CALL_DEPTH`` or 10,000; deeper is a "call depth exceeded" error)."""
         buf = io.StringIO()
         engine = make_engine(self.module, out=buf, seed=seed, target=target, check_races=check_races, grf=grf,
-                             large_grf=large_grf, jobs=jobs)
+                             large_grf=large_grf, jobs=jobs, max_call_depth=max_call_depth)
         values = engine.run(entry, list(args))
         return RunResult(buf.getvalue(), tuple(values), engine)
 
@@ -180,18 +184,25 @@ class Program:
 
 def load(path_or_text: str | Path, verify: bool = True) -> Program:
     """Parse (and verify) a file path, or MLIR text when the argument contains a newline or a brace."""
-    from xesim.ir.parser import parse_source
-    from xesim.verify.structural import verify_module
+    from xesim.deep import call_deep
+    from xesim.sources import read_source
 
     s = str(path_or_text)
     if isinstance(path_or_text, Path) or ("\n" not in s and "{" not in s):
-        name, text = s, Path(s).read_text()
+        name, text = read_source(s)  # missing, unreadable, non-UTF-8: a diagnostic (xesim/sources.py)
     else:
         name, text = "<string>", s
+    return Program(call_deep(_front_end, text, name, verify))  # room for deep nesting (xesim/deep.py)
+
+
+def _front_end(text: str, name: str, verify: bool) -> Module:
+    from xesim.ir.parser import parse_source
+    from xesim.verify.structural import verify_module
+
     module = parse_source(text, name)
     if verify:
         verify_module(module)
-    return Program(module)
+    return module
 
 
 def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple = (16, 1, 1),

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from xesim import __version__
+from xesim.deep import call_deep
 from xesim.diagnostics import DiagnosticError
 
 EPILOG = """examples:
@@ -25,12 +26,9 @@ EPILOG = """examples:
 
 
 def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        return "<stdin>", sys.stdin.read()
-    p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(path)
-    return path, p.read_text()
+    from xesim.sources import read_source
+
+    return read_source(path)  # a missing, unreadable or non-UTF-8 file is a diagnostic (xesim/sources.py)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -81,18 +79,22 @@ def _cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def _load_verified(path: str):
-    from xesim.ir.parser import parse_source
-    from xesim.verify.structural import verify_module
-
     name, text = _read(path)
-    module = parse_source(text, name)
-    ctx = verify_module(module, raise_on_error=False)
+    module, ctx = call_deep(_parse_and_verify, text, name)  # room for deep nesting (xesim/deep.py)
     for d in ctx.diagnostics:
         if d.severity != "error":
             print(d.render(), file=sys.stderr)
     if ctx.errors:
         raise DiagnosticError(sorted(ctx.diagnostics, key=lambda d: d.loc.offset))
     return module
+
+
+def _parse_and_verify(text: str, name: str):
+    from xesim.ir.parser import parse_source
+    from xesim.verify.structural import verify_module
+
+    module = parse_source(text, name)
+    return module, verify_module(module, raise_on_error=False)
 
 
 def _run_module(module, args: argparse.Namespace, out) -> None:
@@ -103,7 +105,8 @@ def _run_module(module, args: argparse.Namespace, out) -> None:
         # flags, with the environment-variable aliases of the options they leave unset (xesim.api.ENVIRONMENT)
         engine = make_engine(module, out=out, seed=args.seed, target=args.target, strict=args.strict,
                              dpas_model=args.dpas_model, schedule=args.schedule, check_races=args.check_races,
-                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats)
+                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats,
+                             max_call_depth=args.max_call_depth)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -227,6 +230,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "number of cores; the results do not depend on N)")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
+        r.add_argument("--max-call-depth", type=_positive_int, default=None, metavar="N",
+                       help="the most nested func.calls a run may make; deeper recursion is a located error "
+                            "(default: XESIM_MAX_CALL_DEPTH or 10000)")
         if name == "check":
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)
@@ -237,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(argv)
     try:
+        if args.command in ("verify", "fmt"):  # front end only: on a thread with room for deep nesting
+            return int(call_deep(args.func, args) or 0)
         return int(args.func(args) or 0)
     except DiagnosticError as exc:
         print(exc.render(), file=sys.stderr)
