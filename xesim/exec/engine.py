@@ -137,6 +137,12 @@ class Engine:
             raise DiagnosticError(Diagnostic("error", Location.unknown(), f"no function @{entry} to run"))
         if func.regions[0].empty:
             raise DiagnosticError(Diagnostic("error", func.loc, f"function @{entry} has no body"))
+        wanted = len(func.regions[0].blocks[0].args)
+        if wanted != len(args):
+            # mlir-runner calls its entry point with no arguments and refuses one that takes some
+            raise DiagnosticError(Diagnostic("error", func.loc, f"entry function @{entry} takes {wanted} "
+                                             f"argument(s), {len(args)} given (xesim run, like mlir-runner, "
+                                             "calls it with none)"))
         try:
             with raised_recursion_limit():  # room for deep nesting and recursion (xesim/deep.py)
                 return self.function_code(func)(list(args))
