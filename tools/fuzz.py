@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
                         break
             for kind, command, detail in findings:
                 counts[kind] += 1
-                print(f"[{n}] {kind} in {command}: {seed.relative_to(ROOT)} {'+'.join(names)}: {detail}")
+                print(f"[{n}] {kind} in {command}: {seed.relative_to(ROOT)} {'+'.join(names)}: {detail}", flush=True)
                 if not args.no_save:
                     args.corpus.mkdir(parents=True, exist_ok=True)
                     name = f"{kind}-{command}-{hashlib.sha1(data).hexdigest()[:12]}.mlir"
