@@ -161,11 +161,15 @@ def run_case(path: str, command: str) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
-def _worker(conn, memory_mb: int) -> None:
+def _worker(conn, parent_end, memory_mb: int) -> None:
+    parent_end.close()  # so that the parent's exit (even killed) ends recv() here: no orphan worker
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     while True:
-        job = conn.recv()
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
         if job is None:
             return
         conn.send(run_case(*job))
@@ -180,7 +184,7 @@ class Runner:
 
     def _start(self) -> None:
         self.conn, child = Pipe()
-        self.proc = Process(target=_worker, args=(child, self.memory_mb), daemon=True)
+        self.proc = Process(target=_worker, args=(child, self.conn, self.memory_mb), daemon=True)
         self.proc.start()
         child.close()
 

@@ -71,14 +71,29 @@ def call_deep(fn: Callable[..., R], *args: Any, **kwargs: Any) -> R:
             _deep_threads.discard(threading.get_ident())
 
     with raised_recursion_limit():
-        with _lock:
-            previous = threading.stack_size(STACK_BYTES)
-            try:
-                worker = threading.Thread(target=work, name="xesim-deep", daemon=True)
-                worker.start()
-            finally:
-                threading.stack_size(previous)
+        worker = _start(work)
+        if worker is None:  # no address space for any large stack (e.g. under `ulimit -v`): this thread's own
+            return fn(*args, **kwargs)
         worker.join()
     if "error" in box:
         raise box["error"]
     return box["result"]
+
+
+def _start(work: Callable[[], None]) -> threading.Thread | None:
+    """A started daemon thread running ``work`` with the largest stack of :data:`STACK_BYTES`, a quarter and a
+    sixteenth of it that the process can map (None when none)."""
+    with _lock:
+        previous = threading.stack_size()
+        try:
+            for size in (STACK_BYTES, STACK_BYTES // 4, STACK_BYTES // 16):
+                threading.stack_size(size)
+                worker = threading.Thread(target=work, name="xesim-deep", daemon=True)
+                try:
+                    worker.start()
+                except RuntimeError:  # "can't start new thread": the stack could not be mapped
+                    continue
+                return worker
+            return None
+        finally:
+            threading.stack_size(previous)

@@ -4,6 +4,9 @@ located "call depth exceeded" error."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -120,3 +123,17 @@ def test_call_depth_exceeded_is_located_and_configurable(tmp_path: Path, monkeyp
     monkeypatch.delenv("XESIM_MAX_CALL_DEPTH")
     with pytest.raises(DiagnosticError, match="call depth exceeded: more than 50"):
         xesim.load(f).run(max_call_depth=50)
+
+
+def test_deep_input_under_an_address_space_limit(tmp_path: Path) -> None:
+    """Under `ulimit -v` too small for the 1 GiB stack reservation, xesim.deep takes a smaller stack (a fuzzing
+    worker with a memory limit reported "can't start new thread" as an internal error)."""
+    f = _write(tmp_path, "types.mlir", "func.func private @f(" + "tuple<" * 3000 + "i32" + ">" * 3000 + ")\n")
+    code = ("import resource, sys\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (900 << 20, 900 << 20))\n"
+            "from xesim.cli import main\n"
+            f"sys.exit(main(['verify', {str(f)!r}]))\n")
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=root,
+                          env={**os.environ, "PYTHONPATH": str(root)})
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr[-2000:]
