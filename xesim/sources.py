@@ -40,7 +40,8 @@ def read_source(path: str | Path) -> tuple[str, str]:
     or undecodable bytes raise a :class:`DiagnosticError`."""
     name = str(path)
     if name == "-":
-        return "<stdin>", decode_source(sys.stdin.buffer.read(), "<stdin>")
+        raw = getattr(sys.stdin, "buffer", None)  # a replaced sys.stdin (io.StringIO) has text only
+        return "<stdin>", decode_source(raw.read(), "<stdin>") if raw is not None else sys.stdin.read()
     p = Path(path)
     try:
         if p.is_dir():

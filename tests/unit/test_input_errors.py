@@ -112,3 +112,17 @@ def test_diagnostic_on_a_10_mb_line_shows_a_window(tmp_path: Path) -> None:
     assert "integer constant out of range for type 'i32'" in head
     assert shown.startswith("...") and len(shown) <= SHOWN_LINE + 6
     assert shown[caret.index("^"):].startswith("4294967296")
+
+
+def test_standard_input_bytes_are_decoded_like_files() -> None:
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, "-m", "xesim.cli", "run", "-"], input=b"\xef\xbb\xbf" + PROGRAM.encode(),
+                          capture_output=True, cwd=root)
+    assert proc.returncode == 0 and proc.stdout == b"7\n", proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "xesim.cli", "verify", "-"], input=b"// \xff\n" + PROGRAM.encode(),
+                          capture_output=True, cwd=root)
+    assert proc.returncode == 1
+    assert proc.stderr.decode().startswith("<stdin>:1:4: error: invalid UTF-8 at byte offset 3: byte 0xff")
