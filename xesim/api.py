@@ -29,6 +29,7 @@ from xesim.ir.core import Module
 ENVIRONMENT = {
     "XESIM_ENGINE": "engine", "XESIM_GRF": "grf", "XESIM_JOBS": "jobs", "XESIM_BATCH": "batch",
     "XESIM_BATCH_DEBUG": "debug batch", "XESIM_JOBS_DEBUG": "debug jobs", "XESIM_JIT_DEBUG": "debug jit",
+    "XESIM_MAX_CALL_DEPTH": "max_call_depth",
 }
 ENVIRONMENT["XESIM_NO_LAUNCH_REUSE"] = "launch_reuse off"  # xesim/exec/launch_reuse.py
 
@@ -37,9 +38,10 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
     """The run configuration of ``options`` (keyword arguments named as :class:`xesim.config.RunConfig`'s
     fields), with the environment-variable aliases of :data:`ENVIRONMENT` for the options not given: ``XESIM_ENGINE``
     (fast | reference | both), ``XESIM_GRF`` (off | track | checked), ``XESIM_JOBS`` (a positive integer),
-    ``XESIM_BATCH`` (instances per batch; below 2: no batching), ``XESIM_BATCH_DEBUG`` / ``XESIM_JOBS_DEBUG`` /
-    ``XESIM_JIT_DEBUG`` (non-empty: report on stderr), ``XESIM_NO_LAUNCH_REUSE`` (1: ``launch_reuse`` off).  A bad
-    value is a :class:`~xesim.diagnostics.DiagnosticError` naming the variable."""
+    ``XESIM_BATCH`` (instances per batch; below 2: no batching), ``XESIM_MAX_CALL_DEPTH`` (a positive integer),
+    ``XESIM_BATCH_DEBUG`` / ``XESIM_JOBS_DEBUG`` / ``XESIM_JIT_DEBUG`` (non-empty: report on stderr),
+    ``XESIM_NO_LAUNCH_REUSE`` (1: ``launch_reuse`` off).  A bad value is a
+    :class:`~xesim.diagnostics.DiagnosticError` naming the variable."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
 
     env = os.environ if environ is None else environ
@@ -58,15 +60,15 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
         if raw not in ("off", "track", "checked"):
             raise bad("XESIM_GRF", raw, "off, track or checked")
         found["grf"] = raw
-    for name, key in (("XESIM_JOBS", "jobs"), ("XESIM_BATCH", "batch")):
+    for name, key in (("XESIM_JOBS", "jobs"), ("XESIM_BATCH", "batch"), ("XESIM_MAX_CALL_DEPTH", "max_call_depth")):
         raw = env.get(name, "").strip()
         if raw and options.get(key) is None:
             try:
                 n = int(raw)
             except ValueError:
-                n = 0
-            if n < (1 if key == "jobs" else 0):
-                raise bad(name, raw, "a positive integer" if key == "jobs" else "a non-negative integer")
+                n = -1
+            if n < (0 if key == "batch" else 1):
+                raise bad(name, raw, "a non-negative integer" if key == "batch" else "a positive integer")
             found[key] = n
     # launch reuse (xesim/exec/launch_reuse.py): XESIM_NO_LAUNCH_REUSE=1 is --no-launch-reuse
     raw = env.get("XESIM_NO_LAUNCH_REUSE", "").strip().lower()
@@ -204,13 +206,15 @@ class Program:
         return self.module.walk()
 
     def text(self) -> str:
+        from xesim.deep import call_deep
         from xesim.ir.printer import print_module
 
-        return print_module(self.module)
+        return call_deep(print_module, self.module)
 
     def run(self, entry: str = "main", args: list | tuple = (), seed: int = 0, target: str = "pvc",
             check_races: bool = False, grf: str | None = None, large_grf: bool = False,
-            jobs: int | None = None, check_memory: Any = None, trace: Any = None) -> RunResult:
+            jobs: int | None = None, check_memory: Any = None, trace: Any = None,
+            max_call_depth: int | None = None) -> RunResult:
         """Run ``entry`` (default ``main``); raises :class:`xesim.diagnostics.DiagnosticError` on faults (a data
         race between subgroups too when ``check_races``, xesim/observe/races.py).  ``grf`` ("off", "track",
         "checked"; default: the ``XESIM_GRF`` environment variable) runs kernels with the register-file model
@@ -220,11 +224,13 @@ class Program:
         xesim/exec/parallel.py); the results do not depend on it.  ``check_memory``: the memory checker's checks
         (``"all"``/True, or ``"init,bounds,leaks"``; xesim/observe/memcheck.py): warnings on stderr, errors
         raised.  ``trace``: a file path or a :class:`xesim.trace.spec.TraceSpec`: record a trace
-        (traces/FORMAT.md), written even when the run faults, and loaded as ``result.trace``."""
+        (traces/FORMAT.md), written even when the run faults, and loaded as ``result.trace``.
+        ``max_call_depth``: the most nested calls (default: ``XESIM_MAX_CALL_DEPTH`` or 10,000; deeper is a "call depth exceeded" error)."""
         buf = io.StringIO()
         spec = trace_spec(trace)
         engine = make_engine(self.module, out=buf, seed=seed, target=target, check_races=check_races, grf=grf,
-                             large_grf=large_grf, jobs=jobs, check_memory=check_memory, trace=spec)
+                             large_grf=large_grf, jobs=jobs, check_memory=check_memory, trace=spec,
+                             max_call_depth=max_call_depth)
         try:
             values = engine.run(entry, list(args))
         except Exception as exc:
@@ -239,18 +245,26 @@ class Program:
 
 def load(path_or_text: str | Path, verify: bool = True) -> Program:
     """Parse (and verify) a file path, or MLIR text when the argument contains a newline or a brace."""
-    from xesim.ir.parser import parse_source
-    from xesim.verify.structural import verify_module
+    from xesim.deep import call_deep
+    from xesim.sources import read_source
 
     s = str(path_or_text)
     if isinstance(path_or_text, Path) or ("\n" not in s and "{" not in s):
-        name, text = s, Path(s).read_text()
+        name, text = read_source(s)  # missing, unreadable, non-UTF-8: a diagnostic (xesim/sources.py)
     else:
         name, text = "<string>", s
+    module = call_deep(_front_end, text, name, verify)  # room for deep nesting (xesim/deep.py)
+    return Program(module, name if name != "<string>" else "")
+
+
+def _front_end(text: str, name: str, verify: bool) -> Module:
+    from xesim.ir.parser import parse_source
+    from xesim.verify.structural import verify_module
+
     module = parse_source(text, name)
     if verify:
         verify_module(module)
-    return Program(module, name if name != "<string>" else "")
+    return module
 
 
 def _load_trace(spec: Any) -> Any:

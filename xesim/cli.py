@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from xesim import __version__
+from xesim.deep import call_deep
 from xesim.diagnostics import DiagnosticError
 
 EPILOG = """examples:
@@ -28,12 +29,9 @@ EPILOG = """examples:
 
 
 def _read(path: str) -> tuple[str, str]:
-    if path == "-":
-        return "<stdin>", sys.stdin.read()
-    p = Path(path)
-    if not p.exists():
-        raise FileNotFoundError(path)
-    return path, p.read_text()
+    from xesim.sources import read_source
+
+    return read_source(path)  # a missing, unreadable or non-UTF-8 file is a diagnostic (xesim/sources.py)
 
 
 def _cmd_verify(args: argparse.Namespace) -> int:
@@ -91,18 +89,22 @@ def _cmd_fmt(args: argparse.Namespace) -> int:
 
 
 def _load_verified(path: str):
-    from xesim.ir.parser import parse_source
-    from xesim.verify.structural import verify_module
-
     name, text = _read(path)
-    module = parse_source(text, name)
-    ctx = verify_module(module, raise_on_error=False)
+    module, ctx = call_deep(_parse_and_verify, text, name)  # room for deep nesting (xesim/deep.py)
     for d in ctx.diagnostics:
         if d.severity != "error":
             print(d.render(), file=sys.stderr)
     if ctx.errors:
         raise DiagnosticError(sorted(ctx.diagnostics, key=lambda d: d.loc.offset))
     return module
+
+
+def _parse_and_verify(text: str, name: str):
+    from xesim.ir.parser import parse_source
+    from xesim.verify.structural import verify_module
+
+    module = parse_source(text, name)
+    return module, verify_module(module, raise_on_error=False)
 
 
 def _run_module(module, args: argparse.Namespace, out, observers: tuple = ()) -> tuple:
@@ -117,7 +119,8 @@ def _run_module(module, args: argparse.Namespace, out, observers: tuple = ()) ->
                              large_grf=args.large_grf, jobs=args.jobs, stats=args.stats, trace=spec,
                              progress=show_progress(args, sys.stderr, os.environ),
                              launch_reuse=False if args.no_launch_reuse else None,
-                             check_memory=args.check_memory)
+                             check_memory=args.check_memory,
+                             max_call_depth=args.max_call_depth)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -427,6 +430,10 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument("--progress", action="store_true",
                        help="a progress bar for launches over a second even when stderr is not a terminal or CI is "
                             "set (default: only on a terminal, not under CI)")
+
+        r.add_argument("--max-call-depth", type=_positive_int, default=None, metavar="N",
+                       help="the most nested func.calls a run may make; deeper recursion is a located error "
+                            "(default: XESIM_MAX_CALL_DEPTH or 10000)")
         if name == "check":
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)
@@ -453,6 +460,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = build_parser()
     args = ap.parse_args(_bare_flags(normalize_dashes(sys.argv[1:] if argv is None else list(argv))))
     try:
+        if args.command in ("verify", "fmt"):  # front end only: on a thread with room for deep nesting
+            return int(call_deep(args.func, args) or 0)
         return int(args.func(args) or 0)
     except DiagnosticError as exc:
         print(exc.render(), file=sys.stderr)

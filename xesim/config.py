@@ -46,7 +46,8 @@ class RunConfig:
     instead of running (xesim/exec/launch_reuse.py); ``check_memory``: the memory checker's checks (a subset of
     :data:`MEMORY_CHECKS`; given as a comma list, ``"all"``, True or an iterable; empty: off); ``trace``: a
     :class:`xesim.trace.spec.TraceSpec` to record a trace of the run (xesim/observe/tracer.py), or None;
-    ``progress``: a progress bar for long launches (xesim/observe/progress.py).
+    ``progress``: a progress bar for long launches (xesim/observe/progress.py); ``max_call_depth``: the most
+    nested ``func.call``s a run may make (deeper recursion is a located "call depth exceeded" error).
     """
 
     target: str = "pvc"
@@ -69,6 +70,8 @@ class RunConfig:
     trace: Any = None  # xesim.trace.spec.TraceSpec (issue 28)
     progress: bool = False  # a progress bar on stderr for launches over a second (xesim/observe/progress.py)
 
+    max_call_depth: int = 10_000
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "check_memory", memory_checks(self.check_memory))
         for name, allowed in (("engine", ENGINE_MODES), ("grf", GRF_MODES), ("schedule", SCHEDULES)):
@@ -80,6 +83,8 @@ class RunConfig:
             raise ConfigError(f"unknown debug topic(s) {', '.join(sorted(unknown))} (known: {', '.join(DEBUG_TOPICS)})")
         if self.jobs is not None and self.jobs < 1:
             raise ConfigError(f"jobs must be at least 1, not {self.jobs}")
+        if self.max_call_depth < 1:
+            raise ConfigError(f"max_call_depth must be at least 1, not {self.max_call_depth}")
         if self.engine == "reference" and not self.kernel_reference:
             object.__setattr__(self, "kernel_reference", True)
         if self.stats and self.grf == "off":  # --stats reports what the register-file model tracks

@@ -105,13 +105,26 @@ class Diagnostic:
         return "\n".join(parts)
 
 
+#: the most characters of a source line a diagnostic shows: a longer line (a generated program, a 10 MB line of
+#: data) is shown as the window around the column, the cut ends marked with "..."
+SHOWN_LINE = 200
+
+
 def _render_one(d: Diagnostic) -> str:
     if not d.loc.known:
         return f"<unknown>: {d.severity}: {d.message}"
     line, col = d.loc.line_col()
     assert d.loc.source is not None
-    text = d.loc.source.line_text(line).replace("\t", " ")
-    return f"{d.loc}: {d.severity}: {d.message}\n{text}\n{' ' * (col - 1)}^"
+    text = d.loc.source.line_text(line)
+    caret = col - 1
+    if len(text) > SHOWN_LINE:
+        start = max(0, min(caret - SHOWN_LINE // 2, len(text) - SHOWN_LINE))
+        head = "..." if start > 0 else ""
+        tail = "..." if start + SHOWN_LINE < len(text) else ""
+        text = head + text[start:start + SHOWN_LINE] + tail
+        caret = caret - start + len(head)
+    text = text.replace("\t", " ")
+    return f"{d.loc}: {d.severity}: {d.message}\n{text}\n{' ' * caret}^"
 
 
 class DiagnosticError(Exception):

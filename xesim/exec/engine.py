@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
 from xesim.config import RunConfig
+from xesim.deep import raised_recursion_limit
 from xesim.diagnostics import Diagnostic, DiagnosticError
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
@@ -49,6 +50,7 @@ class Engine:
         self.kstate = KernelState()
         self._code: dict[tuple[int, int, int], FunctionCode] = {}
         self.rng = None
+        self.call_depth = 0  # func.calls in progress (bounded by config.max_call_depth)
 
     def subscribe(self, observer: Observer) -> Observer:
         """Let ``observer`` follow this engine's runs from now on (:mod:`xesim.exec.hooks`); kernels compile anew
@@ -104,7 +106,8 @@ class Engine:
         # an identical earlier launch's writes instead of running again, when allowed (xesim/exec/launch_reuse.py)
         from xesim.exec.launch_reuse import reuse_state
 
-        reuse_state(self).launch(self, run, kernel, name, grid, block, args, launch_op)
+        with raised_recursion_limit():  # room for deep nesting and recursion (xesim/deep.py)
+            reuse_state(self).launch(self, run, kernel, name, grid, block, args, launch_op)
 
     def compile_loop(self, op: Operation, cx: Any, interpret: Any) -> Any:
         """The step of host ``scf.for`` ``op``: the compiled loop nest rooted at it when possible
@@ -112,6 +115,23 @@ class Engine:
         from xesim.exec.jit import compile_for
 
         return compile_for(op, cx, interpret)
+
+    def synchronising_regions(self) -> frozenset[int]:
+        """The ids of the module's regions that hold an op with the ``barrier`` trait at any depth, found in one
+        walk (asking each region op about its own subtree would be quadratic in the nesting depth)."""
+        found = self.__dict__.get("_synchronising")
+        if found is None:
+            marked: set[int] = set()
+            for op in self.module.walk():
+                if op.opdef is not None and "barrier" in op.opdef.traits:
+                    region = op.parent.parent if op.parent is not None else None
+                    while region is not None and id(region) not in marked:
+                        marked.add(id(region))
+                        parent_op = region.parent
+                        block = parent_op.parent if parent_op is not None else None
+                        region = block.parent if block is not None else None
+            found = self._synchronising = frozenset(marked)
+        return found
 
     def lookup(self, path: tuple[str, ...]) -> Operation | None:
         return self.module.lookup_symbol(path)
@@ -125,8 +145,15 @@ class Engine:
             raise DiagnosticError(Diagnostic("error", Location.unknown(), f"no function @{entry} to run"))
         if func.regions[0].empty:
             raise DiagnosticError(Diagnostic("error", func.loc, f"function @{entry} has no body"))
+        wanted = len(func.regions[0].blocks[0].args)
+        if wanted != len(args):
+            # mlir-runner calls its entry point with no arguments and refuses one that takes some
+            raise DiagnosticError(Diagnostic("error", func.loc, f"entry function @{entry} takes {wanted} "
+                                             f"argument(s), {len(args)} given (xesim run, like mlir-runner, "
+                                             "calls it with none)"))
         try:
-            values = self.function_code(func)(list(args))
+            with raised_recursion_limit():  # room for deep nesting and recursion (xesim/deep.py)
+                values = self.function_code(func)(list(args))
             for obs in self.observers:
                 obs.run_end(self)
             return values

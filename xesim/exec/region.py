@@ -15,6 +15,7 @@ op that was executing, never as a bare traceback.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -79,6 +80,10 @@ def run_region(cr: CompiledRegion, fr: list, args: tuple | list = ()) -> tuple:
             raise ExecFault(str(exc), b.ops[i] if i < len(b.ops) else None) from exc
         except (DiagnosticError, Diverged):
             raise
+        except RecursionError as exc:
+            raise ExecFault(f"regions or calls nested too deep to run (Python's recursion limit is "
+                            f"{sys.getrecursionlimit()}); lower --max-call-depth or the nesting",
+                            b.ops[i] if i < len(b.ops) else None) from exc
         except Exception as exc:  # a bug in xesim: still report it at the op that was executing
             raise ExecFault(f"internal error while executing this op ({type(exc).__name__}: {exc}); "
                             "please report it (--debug shows the traceback)",
@@ -195,6 +200,10 @@ class FunctionCode:
         self.body = cx.compile_region(func_op.regions[0])
         self.nslots = cx.nslots
 
-    def __call__(self, args: list | tuple) -> tuple:
+    def call(self, args: list | tuple) -> tuple:
+        """Run the function on ``args`` in a fresh frame; its results.  (A method, not ``__call__``: Python 3.11
+        runs a method call without a C-stack frame, so deep recursion costs no C stack.)"""
         fr: list = [None] * self.nslots
         return run_region(self.body, fr, args)
+
+    __call__ = call

@@ -168,12 +168,19 @@ class Operation:
         return blk.parent.parent
 
     def walk(self) -> Iterator[Operation]:
-        """Pre-order walk of this op and every op nested in its regions."""
+        """Pre-order walk of this op and every op nested in its regions.  An explicit stack of the blocks' op
+        iterators: linear in the number of ops at any nesting depth (a recursive ``yield from`` passes each op up
+        through one generator per enclosing level, and stops at Python's recursion limit)."""
         yield self
-        for region in self.regions:
-            for block in region.blocks:
-                for op in block.ops:
-                    yield from op.walk()
+        stack = [_nested_ops(self)]
+        while stack:
+            for op in stack[-1]:
+                yield op
+                if op.regions:
+                    stack.append(_nested_ops(op))
+                    break
+            else:
+                stack.pop()
 
     # ------------------------------------------------------------------ named access
     def operand_group(self, name: str) -> list[Value]:
@@ -290,3 +297,8 @@ class Module:
                     break
             scope = found
         return scope
+
+
+def _nested_ops(op: Operation) -> Iterator[Operation]:
+    """The ops of every block of ``op``'s regions, in order (one level)."""
+    return (inner for region in op.regions for block in region.blocks for inner in block.ops)

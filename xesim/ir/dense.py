@@ -10,7 +10,7 @@ from typing import Any
 
 from xesim.ir import attributes as A
 from xesim.ir import types as T
-from xesim.ir.literals import fit_int, float_from_bits, int_literal
+from xesim.ir.literals import fit_int, float_from_hex, int_literal
 
 
 def build_dense(p: Any, start: int, ty: T.Type, literal: Any, hex_text: str | None) -> A.DenseElementsAttr:
@@ -59,12 +59,12 @@ def _element(p: Any, lit: Any, et: T.Type) -> Any:
         return 1 if text else 0
     if isinstance(et, T.FloatType):
         if text.startswith("0x"):
-            return float_from_bits(int(text, 16), et)
+            return float_from_hex(text, et, p, pos)
         return A.round_to_type(float(text) * (-1 if neg else 1), et)
     if "." in text or "e" in text.lower() and not text.startswith("0x"):
         raise p.fail(f"expected integer elements, but parsed floating-point for type '{et}'", pos)
     val = int_literal(text) * (-1 if neg else 1)
-    if isinstance(et, T.IntegerType):
+    if isinstance(et, (T.IntegerType, T.IndexType)):
         return fit_int(val, et, p, pos)
     return val
 

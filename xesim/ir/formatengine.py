@@ -618,7 +618,7 @@ def _group_present(pr: Any, op: Operation, group: F.Optional) -> bool:
         if a.kind == "attribute":
             v = op.attributes.get(a.name)
             ad = od.attr_by_name[a.name]
-            return v is not None and not is_default(ad, v)
+            return v is not None and (not is_default(ad, v) or getattr(pr, "keep_defaults", False))
         if a.kind == "region":
             idx = od.region_names.index(a.name)
             return idx < len(op.regions) and not op.regions[idx].empty

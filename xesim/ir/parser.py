@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import re
+import sys
 from typing import Any
 
 from xesim.diagnostics import DiagnosticError, Location, SourceFile, error
@@ -21,7 +22,7 @@ from xesim.ir.core import Block, Module, Operation, Region, Value
 from xesim.ir.fastformat import fast_entry
 from xesim.ir.formatengine import OpState, build_operation, parse_with_formats
 from xesim.ir.lexer import Lexer, Token, unescape_string
-from xesim.ir.literals import fit_int, float_from_bits, int_literal
+from xesim.ir.literals import fit_int, float_from_bits, float_from_hex, int_literal
 from xesim.ir.opdefs import OpDef, Registry, load_registry
 
 _INT_TYPE = re.compile(r"(s|u)?i([0-9]+)$")
@@ -935,18 +936,19 @@ class Parser:
             ty = T.I64 if t.kind == "int" else T.F64
         if isinstance(ty, T.FloatType):
             if t.kind == "int" and t.text.startswith("0x"):
-                bits = int(t.text, 16)
                 if neg:
                     raise self.fail("hexadecimal float literal should not have a leading minus", start)
-                return A.FloatAttr(float_from_bits(bits, ty), ty, bits if _is_nan_bits(bits, ty) else None)
+                value = float_from_hex(t.text, ty, self, t.start)
+                bits = int(t.text, 16)
+                return A.FloatAttr(value, ty, bits if _is_nan_bits(bits, ty) else None)
             val = float(t.text) * (-1 if neg else 1)
             return A.FloatAttr(A.round_to_type(val, ty), ty)
         if t.kind == "float":
             raise self.fail(f"floating point value not valid for specified type '{ty}'", start)
         val = int_literal(t.text) * (-1 if neg else 1)
-        if isinstance(ty, T.IntegerType):
+        if isinstance(ty, (T.IntegerType, T.IndexType)):
             val = fit_int(val, ty, self, start)
-        elif not isinstance(ty, T.IndexType):
+        else:
             raise self.fail(f"integer literal not valid for specified type '{ty}'", start)
         return A.IntegerAttr(val, ty)
 
@@ -1109,6 +1111,13 @@ def parse_source(text: str, name: str = "<stdin>", fragment: bool = False, regis
     gc.disable()
     try:
         module = p.parse_module()
+    except RecursionError:
+        if gc_was_enabled:
+            gc.enable()
+        # beyond the recursion limit (the CLI and API parse with room for xesim.deep.SUPPORTED_DEPTH levels)
+        raise error(Location(p.source, min(p.lex.pos, len(text))),
+                    f"nesting too deep to parse (Python's recursion limit is {sys.getrecursionlimit()}; "
+                    "xesim's command line and API allow about 10,000 levels and more)") from None
     except BaseException:
         if gc_was_enabled:
             gc.enable()

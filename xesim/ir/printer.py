@@ -6,6 +6,7 @@ generated only for unnamed values), attribute and type aliases of the input are 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from xesim.ir import attributes as A
@@ -16,6 +17,10 @@ from xesim.ir.opdefs import Registry, load_registry
 from xesim.ir.parser import DEFAULT_DIALECT
 
 INDENT = "  "
+# A region's text stands in its op's text as "\x00<k>\x01" until the module is printed: each op's text then holds
+# its own lines only, and joining the pieces at the end is linear in the output however deep regions nest
+# (printed strings escape control characters, so the markers cannot occur in them).
+_REGION_REF = re.compile("\x00([0-9]+)\x01")
 
 
 class Printer:
@@ -27,6 +32,8 @@ class Printer:
         self.op_stack: list[str] = []
         self.attr_alias_of: dict[A.Attribute, str] = {}
         self.type_alias_of: dict[T.Type, str] = {}
+        self.region_texts: list[str] = []  # the texts the markers of region_text refer to
+        self.keep_defaults = False  # print optional groups of attributes equal to their defaults (see op_text)
         if module is not None:
             for name, a in module.attr_aliases.items():
                 self.attr_alias_of.setdefault(a, name)
@@ -108,6 +115,30 @@ class Printer:
 
     # ------------------------------------------------------------------ structure
     def region_text(self, region: Region, print_entry_args: bool = True) -> str:
+        """The region, ``{`` to ``}``, as a marker that :meth:`expand` replaces by its text."""
+        self.region_texts.append(self._region_lines(region, print_entry_args))
+        return f"\x00{len(self.region_texts) - 1}\x01"
+
+    def expand(self, text: str) -> str:
+        """``text`` with the markers of :meth:`region_text` replaced by the regions' texts, with an explicit stack
+        (regions nest to any depth)."""
+        if "\x00" not in text:
+            return text
+        out: list[str] = []
+        texts = self.region_texts
+        stack = [(_REGION_REF.split(text), 0)]
+        while stack:
+            parts, i = stack.pop()
+            while i < len(parts):
+                out.append(parts[i])
+                if i + 1 < len(parts):  # parts[i + 1] is a marker's number
+                    stack.append((parts, i + 2))
+                    parts, i = _REGION_REF.split(texts[int(parts[i + 1])]), 0
+                else:
+                    i += 1
+        return "".join(out)
+
+    def _region_lines(self, region: Region, print_entry_args: bool) -> str:
         if region.empty:
             return "{\n" + INDENT * self.indent + "}"
         lines = ["{"]
@@ -142,7 +173,18 @@ class Printer:
         op._print_format = elements  # type: ignore[attr-defined]
         self.op_stack.append(op.name)
         try:
+            bare = len(fp.parts)
             print_with_format(self, op, elements, fp, set())
+            if len(fp.parts) == bare and not op.results and op.attributes:
+                # Nothing after the name although the op holds attributes: they all equal their defaults and
+                # their optional groups were elided.  A bare name would read the next line's result name as its
+                # operand when a format starts with an optional operand (`vector.print punctuation <newline>`),
+                # so the attributes the op holds are printed (issue 27 item 5: fmt is a fixed point).
+                self.keep_defaults = True
+                try:
+                    print_with_format(self, op, elements, fp, set())
+                finally:
+                    self.keep_defaults = False
         finally:
             self.op_stack.pop()
         return fp.text()
@@ -178,7 +220,7 @@ class Printer:
                 lines.append(self.op_text(op))
         elif module.op.name == "builtin.module":
             lines.append(self.op_text(module.op))
-        return "\n".join(lines) + "\n"
+        return self.expand("\n".join(lines) + "\n")
 
 
 def _result_head(pr: Printer, op: Operation) -> str:
@@ -245,4 +287,5 @@ def print_module(module: Module, registry: Registry | None = None) -> str:
 
 
 def print_op(op: Operation, registry: Registry | None = None) -> str:
-    return Printer(registry).op_text(op)
+    pr = Printer(registry)
+    return pr.expand(pr.op_text(op))

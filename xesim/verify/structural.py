@@ -33,6 +33,8 @@ class VerifyContext:
         self.diagnostics: list[Diagnostic] = []
         self._dom_cache: dict[int, dict[int, set[int]]] = {}
         self._positions: dict[int, dict[int, int]] = {}  # id(block) -> {id(op): index in the block}
+        # (id(block), id(region)) -> the op enclosing the block whose own block is in the region (or None)
+        self._ancestors: dict[tuple[int, int], Operation | None] = {}
 
     def error(self, op: Operation, message: str) -> None:
         self.diagnostics.append(Diagnostic("error", op.loc, f"'{op.name}' op {message}"))
@@ -594,15 +596,27 @@ def _dominates(v: Value, user: Operation, ctx: VerifyContext) -> bool:
         return True  # fragment placeholders
     if def_block is None:
         return True
-    # Walk up from the user until we reach an op whose block is in the same region as def_block.
+    # Walk up from the user until we reach an op whose block is in the same region as def_block; remember the
+    # answer for every block passed (uses nested 10,000 deep would otherwise cost a walk of their depth each).
+    target = def_block.parent
+    ancestors = ctx._ancestors
+    passed = []
     cur: Operation | None = user
     while cur is not None:
         blk = cur.parent
         if blk is None:
-            return False
-        if blk.parent is def_block.parent:
+            cur = None
             break
+        if blk.parent is target:
+            break
+        key = (id(blk), id(target))
+        if key in ancestors:
+            cur = ancestors[key]
+            break
+        passed.append(key)
         cur = blk.parent_op() if blk.parent is not None else None
+    for key in passed:
+        ancestors[key] = cur
     if cur is None:
         return False
     use_block = cur.parent

@@ -32,19 +32,51 @@ ENGINE_MODES = ("fast", "reference", "both")
 __all__ = ["ENGINE_MODES", "compile_for"]
 
 
-def _in_kernel(op: Any) -> bool:
+def _in_kernel(op: Any, cx: Any = None) -> bool:
+    """Whether ``op`` is inside a kernel (``gpu.func``, ``gpu.module`` or ``gpu.launch``).  The answer for each
+    enclosing op is remembered on the compiler ``cx``, so the loops of a nest 10,000 deep cost a walk of their
+    depth once, not each."""
+    memo = {} if cx is None else cx.__dict__.setdefault("_xesim_in_kernel", {})
     p = op.parent_op() if callable(getattr(op, "parent_op", None)) else None
+    passed = []
+    found = False
     while p is not None:
+        known = memo.get(id(p))
+        if known is not None:
+            found = known
+            break
         if p.name in ("gpu.func", "gpu.module", "gpu.launch"):
-            return True
+            found = True
+            break
+        passed.append(p)
         p = p.parent_op()
-    return False
+    for q in passed:
+        memo[id(q)] = found
+    return found
+
+
+def _nesting_heights(cx: Any) -> dict[int, int]:
+    """For every op of the function ``cx`` compiles, how deep regions nest inside it (0: none), computed once per
+    compiler by an explicit-stack post-order walk (the loops of a nest 10,000 deep each ask)."""
+    heights = cx.__dict__.get("_xesim_nesting")
+    if heights is None:
+        heights = cx._xesim_nesting = {}
+        stack = [(cx.func_op, False)]
+        while stack:
+            op, children_done = stack.pop()
+            inner = [o for r in op.regions for b in r.blocks for o in b.ops]
+            if children_done or not inner:
+                heights[id(op)] = max((heights[id(o)] + 1 for o in inner), default=1 if op.regions else 0)
+            else:
+                stack.append((op, True))
+                stack.extend((o, False) for o in inner)
+    return heights
 
 
 def compile_for(op: Any, cx: Any, interpret: Callable[[Any, Any], Any]) -> Any:
     """The step for ``scf.for`` ``op``: the compiled nest rooted at it, or ``interpret(op, cx)``."""
     mode = cx.engine.config.engine
-    if mode == "reference" or getattr(cx, "_xesim_jit_off", False) or _in_kernel(op):
+    if mode == "reference" or getattr(cx, "_xesim_jit_off", False) or _in_kernel(op, cx):
         return interpret(op, cx)
     from xesim.exec.hooks import host_ops_reason
 
@@ -56,6 +88,9 @@ def compile_for(op: Any, cx: Any, interpret: Callable[[Any, Any], Any]) -> Any:
         return interpret(op, cx)
     from xesim.exec.jit import codegen, runner
 
+    if _nesting_heights(cx).get(id(op), 0) > codegen.MAX_NEST_DEPTH:
+        runner.debug(f"loop at {op.loc} is interpreted: regions nested deeper than {codegen.MAX_NEST_DEPTH} in it")
+        return interpret(op, cx)
     try:
         nest = codegen.generate(op)
     except codegen.Unsupported as exc:

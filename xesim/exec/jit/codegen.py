@@ -183,6 +183,11 @@ def _libm_check(op: Any) -> None:
                           "from the interpreter's libm calls")
 
 
+#: the deepest region nesting a compiled nest may have: Python compiles at most 20 statically nested blocks and
+#: each level of a nest is one or two (:func:`xesim.exec.jit.compile_for` interprets deeper nests without trying)
+MAX_NEST_DEPTH = 16
+
+
 class _Gen:
     """Walks the nest once, emitting source lines."""
 

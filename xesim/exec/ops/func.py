@@ -57,11 +57,20 @@ def _call(op: Any, cx: Any):
         return lift(op, cx, ext_step, always=True) if cx.width > 1 else ext_step
 
     holder: list = []
+    limit = engine.config.max_call_depth
 
     def step(fr: list) -> None:
         if not holder:
             holder.append(engine.function_code(callee, cx.width, cx.group))
-        vals = holder[0]([fr[s] for s in args])
+        depth = engine.call_depth
+        if depth >= limit:
+            raise ExecFault(f"call depth exceeded: more than {limit} nested calls (the limit is --max-call-depth "
+                            f"/ max_call_depth; this call of @{callee_ref.leaf} would make {depth + 1})")
+        engine.call_depth = depth + 1
+        try:
+            vals = holder[0].call([fr[s] for s in args])
+        finally:
+            engine.call_depth = depth
         for s, v in zip(res, vals):
             fr[s] = v
 

@@ -43,10 +43,9 @@ def _active_where(v: Any, mask: tuple[int, ...], want: bool) -> tuple[int, ...]:
     return tuple(i for i in mask if bool(v.lanes[i]) == want)
 
 
-def synchronises(region: Any) -> bool:
+def synchronises(region: Any, engine: Any) -> bool:
     """Whether an op with the ``barrier`` trait is anywhere in ``region`` (nested regions included)."""
-    return any(op.opdef is not None and "barrier" in op.opdef.traits for b in region.blocks for top in b.ops
-               for op in top.walk())
+    return id(region) in engine.synchronising_regions()
 
 
 @impl("scf.yield", "scf.reduce.return")
@@ -162,7 +161,7 @@ def _if(op: Any, cx: Any):
     res = cx.slots(op.results)
     then = cx.compile_region(op.regions[0])
     other = cx.compile_region(op.regions[1]) if len(op.regions) > 1 and not op.regions[1].empty else None
-    sync = any(synchronises(r) for r in op.regions)
+    sync = any(synchronises(r, cx.engine) for r in op.regions)
 
     def step(fr: list) -> None:
         cond = fr[c]

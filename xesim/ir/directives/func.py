@@ -106,7 +106,9 @@ def _dicts_attr(dicts: list) -> A.ArrayAttr | None:
 def _format_args(pr: Any, op: Any, block: Any | None, types: tuple, arg_attrs: Any) -> list[str]:
     out = []
     for i, ty in enumerate(types):
-        s = f"{pr.value_name(block.args[i])}: {pr.type_text(ty)}" if block is not None else pr.type_text(ty)
+        # (fmt --no-verify prints unverified IR: a body with fewer arguments than the type prints the types)
+        named = block is not None and i < len(block.args)
+        s = f"{pr.value_name(block.args[i])}: {pr.type_text(ty)}" if named else pr.type_text(ty)
         if arg_attrs is not None and i < len(arg_attrs.elements) and arg_attrs.elements[i].entries:
             s += " " + pr.attr_dict_text(list(arg_attrs.elements[i].entries))
         out.append(s)

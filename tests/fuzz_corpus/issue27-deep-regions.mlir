@@ -1,0 +1,605 @@
+func.func @main() {
+  %t = arith.constant true
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+scf.if %t {
+vector.print %t : i1
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+  return
+}

@@ -1,0 +1,4 @@
+func.func @main() {
+  %c = arith.constant 0x7fffffff : f16
+  return
+}
