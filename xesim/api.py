@@ -225,7 +225,8 @@ class Program:
         (``"all"``/True, or ``"init,bounds,leaks"``; xesim/observe/memcheck.py): warnings on stderr, errors
         raised.  ``trace``: a file path or a :class:`xesim.trace.spec.TraceSpec`: record a trace
         (traces/FORMAT.md), written even when the run faults, and loaded as ``result.trace``.
-        ``max_call_depth``: the most nested calls (default: ``XESIM_MAX_CALL_DEPTH`` or 10,000; deeper is a "call depth exceeded" error)."""
+        ``max_call_depth``: the most nested calls (default: ``XESIM_MAX_CALL_DEPTH`` or 10,000; deeper is a "call
+        depth exceeded" error)."""
         buf = io.StringIO()
         spec = trace_spec(trace)
         engine = make_engine(self.module, out=buf, seed=seed, target=target, check_races=check_races, grf=grf,
