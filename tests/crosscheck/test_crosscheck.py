@@ -308,3 +308,12 @@ def test_explain_varies_booleans_and_listed_choices_and_names_the_rest():
     assert labels[-3:] == ["a.flag = true", "a.mode = zero", "a.mode = keep"]
     assert vs[-1].options == {"overrides": (("a.mode", "keep"),)}
     assert fixed == ["a.free"]  # dpas.numerics.* are varied by the presets
+
+
+def test_a_bad_target_and_a_program_without_check_lines_are_errors(capsys, tmp_path):
+    rc, text = crosscheck(capsys, SPECIALS, "--recorded", str(HERE / "specials.mlir"), "--target", "nope")
+    assert rc == 1 and "xesim: error: unknown target 'nope'" in text
+    rc, text = crosscheck(capsys, SPECIALS, "--recorded", "check-lines")
+    assert rc == 1 and f"xesim: error: {SPECIALS} has no CHECK lines to use as the recording" in text
+    assert main(["probe", "emit", "/proc/no/such/dir"]) == 1
+    assert "xesim: error: cannot write the probe programs to /proc/no/such/dir" in capsys.readouterr().err

@@ -48,7 +48,7 @@ def add_parser(sub: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from xesim import __version__
-    from xesim.crosscheck.checklines import compare_check_lines
+    from xesim.crosscheck.checklines import compare_check_lines, directives
     from xesim.crosscheck.compare import Report, Tolerance, compare_buffers, compare_output
     from xesim.crosscheck.recording import RecordingError, load_recording, write_recording
     from xesim.crosscheck.runs import run_logged
@@ -68,20 +68,25 @@ def run(args: argparse.Namespace) -> int:
         except RecordingError as exc:
             print(f"xesim: error: {exc}", file=sys.stderr)
             return 1
-    from xesim.crosscheck.recording import read_text
     from xesim.ir.parser import parse_source
+    from xesim.sources import read_source
     from xesim.verify.structural import verify_module
 
-    try:
-        source = read_text(args.file)
-    except RecordingError as exc:
-        print(f"xesim: error: {exc}", file=sys.stderr)
-        return 1
-    module = parse_source(source, args.file)
+    name, source = read_source(args.file)  # unreadable or not UTF-8: a diagnostic (xesim/sources.py)
+    module = parse_source(source, name)
     verify_module(module)
     options: dict[str, Any] = {"seed": args.seed, "target": args.target, "dpas_model": args.dpas_model,
                                "jobs": args.jobs}
-    text, log, engine = run_logged(module, args.entry, **options)
+    from xesim.hw.params import TargetError
+
+    if recording is not None and recording.check_lines and not directives(source, args.check_prefix):
+        print(f"xesim: error: {args.file} has no {args.check_prefix} lines to use as the recording", file=sys.stderr)
+        return 1
+    try:
+        text, log, engine = run_logged(module, args.entry, **options)
+    except TargetError as exc:
+        print(f"xesim: error: {exc}", file=sys.stderr)
+        return 1
     if args.record is not None:
         memrefs = [e for e in log.entries if e.label.startswith("printMemref") and e.values is not None]
         model = args.dpas_model or "the target's default"

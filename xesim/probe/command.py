@@ -37,7 +37,11 @@ def add_parsers(sub: Any) -> None:
 def _emit(args: argparse.Namespace) -> int:
     from xesim.probe.emit import emit, probe_groups
 
-    paths = emit(args.dir, args.target)
+    try:
+        paths = emit(args.dir, args.target)
+    except OSError as exc:
+        print(f"xesim: error: cannot write the probe programs to {args.dir}: {exc.strerror}", file=sys.stderr)
+        return 1
     _, skipped = probe_groups()
     print(f"xesim: wrote {len(paths)} probe programs to {args.dir} ({', '.join(p.name for p in paths)})",
           file=sys.stderr)
@@ -63,7 +67,11 @@ def _calibrate(args: argparse.Namespace) -> int:
         return 1
     out = Path(args.output or Path(args.dir) / f"{args.target}-measured.toml")
     tmp = out.with_name(f".{out.name}.tmp")
-    tmp.write_text(overlay_text(result, args.target, args.dir))
-    tmp.replace(out)
+    try:
+        tmp.write_text(overlay_text(result, args.target, args.dir))
+        tmp.replace(out)
+    except OSError as exc:
+        print(f"xesim: error: cannot write {out}: {exc.strerror}", file=sys.stderr)
+        return 1
     print(f"xesim: wrote {out} (use it with --target {out})", file=sys.stderr)
     return 0
