@@ -29,6 +29,7 @@ from xesim.ir.core import Module
 ENVIRONMENT = {
     "XESIM_ENGINE": "engine", "XESIM_GRF": "grf", "XESIM_JOBS": "jobs", "XESIM_BATCH": "batch",
     "XESIM_BATCH_DEBUG": "debug batch", "XESIM_JOBS_DEBUG": "debug jobs", "XESIM_JIT_DEBUG": "debug jit",
+    "XESIM_MAX_STEPS": "max_steps", "XESIM_TIMEOUT": "timeout", "XESIM_MEMORY_LIMIT": "memory_limit",
 }
 
 
@@ -37,8 +38,8 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
     fields), with the environment-variable aliases of :data:`ENVIRONMENT` for the options not given: ``XESIM_ENGINE``
     (fast | reference | both), ``XESIM_GRF`` (off | track | checked), ``XESIM_JOBS`` (a positive integer),
     ``XESIM_BATCH`` (instances per batch; below 2: no batching), ``XESIM_BATCH_DEBUG`` / ``XESIM_JOBS_DEBUG`` /
-    ``XESIM_JIT_DEBUG`` (non-empty: report on stderr).  A bad value is a :class:`~xesim.diagnostics.DiagnosticError`
-    naming the variable."""
+    ``XESIM_JIT_DEBUG`` (non-empty: report on stderr), the limits ``XESIM_MAX_STEPS``, ``XESIM_TIMEOUT``,
+    ``XESIM_MEMORY_LIMIT``.  A bad value is a :class:`~xesim.diagnostics.DiagnosticError` naming the variable."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
 
     env = os.environ if environ is None else environ
@@ -67,6 +68,7 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
             if n < (1 if key == "jobs" else 0):
                 raise bad(name, raw, "a positive integer" if key == "jobs" else "a non-negative integer")
             found[key] = n
+    found.update(_limits_from_environment(env, options, bad))
     debug = set(options.pop("debug", ()) or ())
     debug |= {topic for name, topic in (("XESIM_BATCH_DEBUG", "batch"), ("XESIM_JOBS_DEBUG", "jobs"),
                                         ("XESIM_JIT_DEBUG", "jit")) if env.get(name, "").strip()}
@@ -75,6 +77,27 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
         return RunConfig(**{**found, **given, "debug": frozenset(debug)})
     except ConfigError as exc:
         raise DiagnosticError(Diagnostic("error", Location.unknown(), str(exc))) from None
+
+
+def _limits_from_environment(env: Mapping[str, str], options: Mapping[str, Any], bad: Any) -> dict[str, Any]:
+    """The run limits the environment sets and ``options`` leave unset: ``XESIM_MAX_STEPS`` (a positive integer),
+    ``XESIM_TIMEOUT`` (positive seconds), ``XESIM_MEMORY_LIMIT`` (a size: ``512M``, ``16G``; xesim/exec/limits.py)."""
+    from xesim.exec.limits import parse_size
+
+    found: dict[str, Any] = {}
+    for name, key, parse, what in (("XESIM_MAX_STEPS", "max_steps", int, "a positive integer"),
+                                   ("XESIM_TIMEOUT", "timeout", float, "a positive number of seconds"),
+                                   ("XESIM_MEMORY_LIMIT", "memory_limit", parse_size, "a size such as 512M or 16G")):
+        raw = env.get(name, "").strip()
+        if raw and options.get(key) is None:
+            try:
+                value = parse(raw)
+            except ValueError:
+                value = 0
+            if not 0 < value < float("inf"):
+                raise bad(name, raw, what)
+            found[key] = value
+    return found
 
 
 def make_engine(module: Module, out: TextIO | None = None, err: TextIO | None = None, **options: Any) -> Any:
@@ -237,8 +260,13 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
             values.append(scalar(a, t))
     g = tuple(grid) + (1,) * (3 - len(grid))
     b = tuple(block) + (1,) * (3 - len(block))
+    from xesim.exec.engine import stop_diagnostic
+    from xesim.exec.guard import Stopped
+
     try:
         engine.launch(func, kernel, g, b, values, func)  # cross-checked under XESIM_ENGINE=both
     except ExecFault as exc:
         raise DiagnosticError(exc.to_diagnostic()) from exc
+    except Stopped as exc:  # --max-steps, --timeout
+        raise DiagnosticError(stop_diagnostic(exc)) from None
     return LaunchResult(buf.getvalue(), [mv.logical_array() for mv, _ in buffers], engine)

@@ -39,6 +39,10 @@ class RunConfig:
     processes (or threads) per launch, None for the number of usable cores; ``batch``: the most instances one
     batch runs together (below 2: no batching); ``debug``: topics reported on stderr; ``stats``: per-kernel
     register statistics after the run.
+
+    Limits (xesim/exec/guard.py, xesim/exec/limits.py): ``max_steps``: loop iterations the run may take (None: no
+    limit); ``timeout``: seconds the run may take (None: no limit); ``memory_limit``: bytes of global memory the
+    program may have allocated at once (None: :data:`xesim.exec.limits.MEMORY_SHARE` of the machine's memory).
     """
 
     target: str = "pvc"
@@ -56,6 +60,9 @@ class RunConfig:
     batch: int = 2048
     debug: frozenset[str] = field(default_factory=frozenset)
     stats: bool = False
+    max_steps: int | None = None
+    timeout: float | None = None
+    memory_limit: int | None = None
 
     def __post_init__(self) -> None:
         for name, allowed in (("engine", ENGINE_MODES), ("grf", GRF_MODES), ("schedule", SCHEDULES)):
@@ -67,6 +74,10 @@ class RunConfig:
             raise ConfigError(f"unknown debug topic(s) {', '.join(sorted(unknown))} (known: {', '.join(DEBUG_TOPICS)})")
         if self.jobs is not None and self.jobs < 1:
             raise ConfigError(f"jobs must be at least 1, not {self.jobs}")
+        for name in ("max_steps", "timeout", "memory_limit"):
+            value = getattr(self, name)
+            if value is not None and not value > 0:
+                raise ConfigError(f"{name} must be positive, not {value}")
         if self.engine == "reference" and not self.kernel_reference:
             object.__setattr__(self, "kernel_reference", True)
         if self.stats and self.grf == "off":  # --stats reports what the register-file model tracks
