@@ -74,7 +74,9 @@ def _cmd_fmt(args: argparse.Namespace) -> int:
         verify_module(module)
     out = print_module(module)
     if args.output:
-        Path(args.output).write_text(out)
+        from xesim.unix import write_atomically
+
+        write_atomically(args.output, out)  # whole or not at all, even when interrupted
     else:
         sys.stdout.write(out)
     return 0
@@ -103,7 +105,8 @@ def _run_module(module, args: argparse.Namespace, out) -> None:
         # flags, with the environment-variable aliases of the options they leave unset (xesim.api.ENVIRONMENT)
         engine = make_engine(module, out=out, seed=args.seed, target=args.target, strict=args.strict,
                              dpas_model=args.dpas_model, schedule=args.schedule, check_races=args.check_races,
-                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats)
+                             large_grf=args.large_grf, jobs=args.jobs, stats=args.stats,
+                             max_steps=args.max_steps, timeout=args.timeout, memory_limit=args.memory_limit)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -135,8 +138,10 @@ def _explain(engine) -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from xesim.unix import GuardedOutput
+
     module = _load_verified(args.file)
-    _run_module(module, args, sys.stdout)
+    _run_module(module, args, GuardedOutput(sys.stdout))  # a closed pipe ends the run quietly (xesim/unix.py)
     return 0
 
 
@@ -171,6 +176,25 @@ def _positive_int(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}")
     return n
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        x = 0.0
+    if not 0 < x < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return x
+
+
+def _size(text: str) -> int:
+    from xesim.exec.limits import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -227,6 +251,15 @@ def build_parser() -> argparse.ArgumentParser:
                             "number of cores; the results do not depend on N)")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
+        # limits of a run (xesim/exec/guard.py, xesim/exec/limits.py; README "Limits")
+        r.add_argument("--max-steps", type=_positive_int, default=None, metavar="N",
+                       help="stop the run with an error after N loop iterations (scf.for/while/parallel iterations "
+                            "and backward cf branches, host and kernel code; default: XESIM_MAX_STEPS or no limit)")
+        r.add_argument("--timeout", type=_positive_seconds, default=None, metavar="S",
+                       help="stop the run with an error after S seconds (default: XESIM_TIMEOUT or no limit)")
+        r.add_argument("--memory-limit", type=_size, default=None, metavar="SIZE",
+                       help="most global memory the program may have allocated at once, e.g. 512M, 16G (default: "
+                            "XESIM_MEMORY_LIMIT or a third of this machine's memory)")
         if name == "check":
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)
@@ -234,10 +267,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from xesim import unix
+
     ap = build_parser()
     args = ap.parse_args(argv)
     try:
-        return int(args.func(args) or 0)
+        with unix.command_line():  # SIGTERM unwinds like SIGINT (xesim/unix.py)
+            return int(args.func(args) or 0)
+    except (unix.OutputClosed, BrokenPipeError):  # the reader of standard output went away: end quietly
+        return unix.output_closed()
+    except KeyboardInterrupt as exc:  # SIGINT (130) or SIGTERM (143): say where the run was
+        status = unix.interrupted(exc, sys.stderr)
+        if argv is None:  # the command itself: leave now, not after a second of interpreter teardown
+            unix.exit_now(status)
+        return status
     except DiagnosticError as exc:
         print(exc.render(), file=sys.stderr)
         if args.debug and exc.__cause__ is not None:
@@ -248,8 +291,6 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as exc:
         print(f"xesim: error: no such file: {exc.args[0]}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
     except Exception as exc:  # an internal error: never a bare traceback unless --debug
         if args.debug:
             raise
