@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import subprocess
 import sys
+import threading
 import tracemalloc
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from tests.conftest import run_xesim
 from xesim.api import config_from_environment, make_engine
 from xesim.diagnostics import DiagnosticError
 from xesim.exec.grid import Workgroups
+from xesim.exec.guard import locate
 from xesim.ir.parser import parse_source
 
 #: a host loop the compiler turns into native code (xesim/exec/jit): m[0] = i for i in 0 .. 10^12
@@ -260,3 +263,30 @@ def test_limit_options_and_their_environment_aliases(tmp_path: Path, monkeypatch
     monkeypatch.setenv("XESIM_MAX_STEPS", "3")
     status, out, err = run_xesim(["run", str(path)])
     assert status == 1 and out.split() == ["0", "1", "2"] and "limit of 3 steps" in err
+
+
+def test_under_both_engines_a_nest_s_iterations_count_once() -> None:
+    """``XESIM_ENGINE=both`` runs each compiled nest twice (interpreted, then compiled, compared): its 3000 iterations
+    are 3000 steps of the run, not 6000, and both engines must have counted 3000."""
+    _, exc = _run(COMPILED_LOOP.replace("1000000000000", "3000"), max_steps=3000, engine="both")
+    assert exc is None
+    _, exc = _run(COMPILED_LOOP.replace("1000000000000", "3001"), max_steps=3000, engine="both")
+    assert "limit of 3000 steps" in _the_error(exc, 6)
+
+
+def test_a_compiled_nest_returns_when_the_stop_flag_is_set() -> None:
+    """What the watcher thread does on SIGINT (xesim/exec/guard.py), done by hand: the flag set from another thread
+    while a 10^12-iteration compiled loop runs; the nest returns and the run raises KeyboardInterrupt naming the
+    loop."""
+    engine = make_engine(parse_source(COMPILED_LOOP, "prog.mlir"), out=io.StringIO())
+    guard = engine.guard
+    timer = threading.Timer(1.0, lambda: guard.flag.__setitem__(0, int(signal.SIGINT)))
+    timer.start()
+    try:
+        with pytest.raises(KeyboardInterrupt) as info:
+            engine.run("main")
+    finally:
+        timer.cancel()
+    op, loop = locate(info.value)
+    assert op is loop and op.name == "scf.for" and op.loc.line_col() == (6, 3)
+    assert guard.flag[0] == 0  # the run is over: the flag is clear for the next one
