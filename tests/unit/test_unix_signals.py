@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -236,3 +237,39 @@ def test_a_file_is_written_whole_or_not_at_all(tmp_path: Path, monkeypatch) -> N
         unix.write_atomically(target, "half" * 1000)
     assert target.read_text() == "new\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out.mlir"]  # no temporary file left
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux for a real pseudo-terminal")
+def test_ctrl_c_in_a_terminal_during_a_jobs_launch(tmp_path: Path) -> None:
+    """As a person does it: ``xesim run --jobs 2`` in a terminal (tmux), Ctrl-C.  The terminal sends SIGINT to the
+    whole foreground process group, workers included; the run reports "interrupted", the shell gets status 130
+    and no worker is left."""
+    path = tmp_path / "spin.mlir"
+    path.write_text(SPREAD_KERNEL)
+    session = f"xesim-test-{os.getpid()}"
+    command = (f"PYTHONPATH={ROOT} XESIM_GRF=off {sys.executable} -c 'import sys; from xesim.cli import main; "
+               f"sys.exit(main())' run {path} --jobs 2; echo status=$?")
+    tmux = ["tmux", "-L", session]
+    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "250", "-y", "50", "bash --norc --noprofile"],
+                   check=True)
+    try:
+        subprocess.run([*tmux, "send-keys", "-t", session, command, "Enter"], check=True)  # typed, as a person does
+        pane_pid = int(subprocess.run([*tmux, "display-message", "-p", "-t", session, "#{pane_pid}"],
+                                      capture_output=True, text=True, check=True).stdout)
+        xesim = _wait_for("xesim process", lambda: _children(pane_pid))[0]
+        workers = _wait_for("worker process", lambda: _children(xesim))
+        time.sleep(0.5)
+        subprocess.run([*tmux, "send-keys", "-t", session, "C-c"], check=True)
+
+        def screen() -> str:
+            return subprocess.run([*tmux, "capture-pane", "-p", "-J", "-t", session], capture_output=True,
+                                  text=True, check=True).stdout  # -J: wrapped lines joined
+
+        text = _wait_for("status line", lambda: "\nstatus=" in screen() and screen(), 60)
+        left = _none_alive_within(workers, 1.0)
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+    assert "\nstatus=130\n" in text
+    assert f"{path}:" in text and "error: interrupted" in text and "kernel @kernels::@spin" in text
+    assert "Traceback" not in text
+    assert left == []
