@@ -290,3 +290,37 @@ def test_a_compiled_nest_returns_when_the_stop_flag_is_set() -> None:
     op, loop = locate(info.value)
     assert op is loop and op.name == "scf.for" and op.loc.line_col() == (6, 3)
     assert guard.flag[0] == 0  # the run is over: the flag is clear for the next one
+
+
+FILL_NEST = """func.func @main() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c10 = arith.constant 10 : index
+  %c100 = arith.constant 100 : index
+  %one = arith.constant 1 : i8
+  %m = memref.alloc() : memref<10x100xi8>
+  scf.for %i = %c0 to %c10 step %c1 {
+    scf.for %j = %c0 to %c100 step %c1 {
+      memref.store %one, %m[%i, %j] : memref<10x100xi8>
+    }
+  }
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("engine_mode", ["fast", "reference"])
+@pytest.mark.parametrize(("max_steps", "stored", "line"), [(1010, 1000, 0), (1009, 999, 9), (555, 549, 9),
+                                                           (101, 100, 8), (102, 100, 9)])
+def test_a_budget_ending_inside_a_nest_stops_at_the_same_iteration_compiled_or_not(
+        engine_mode: str, max_steps: int, stored: int, line: int) -> None:
+    """10 x 100 iterations: each outer iteration is a step, then its 100 inner ones.  The compiled inner loop counts
+    its iterations ahead when they fit the budget (xesim/exec/jit/codegen.py ``count_ahead``), else one by one: the
+    stop comes at the same iteration as in the interpreter, with the same stores done."""
+    engine, exc = _run(FILL_NEST, max_steps=max_steps, engine=engine_mode)
+    (m,) = [a for a in engine.memory._allocs if a.size == 1000]
+    assert int(m.data.sum()) == stored
+    if max_steps >= 1010:
+        assert exc is None
+    else:
+        assert f"limit of {max_steps} steps" in _the_error(exc, line)  # 8: the outer loop, 9: the inner one
