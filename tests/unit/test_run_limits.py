@@ -324,3 +324,9 @@ def test_a_budget_ending_inside_a_nest_stops_at_the_same_iteration_compiled_or_n
         assert exc is None
     else:
         assert f"limit of {max_steps} steps" in _the_error(exc, line)  # 8: the outer loop, 9: the inner one
+
+
+def test_a_limit_of_one_step_allows_one_branch_back() -> None:
+    _, exc = _run(CF_FOREVER, max_steps=1)
+    assert _the_error(exc, 7) == ("the run reached its limit of 1 step (loop iterations; --max-steps, "
+                                  "XESIM_MAX_STEPS), while executing this 'cf.br' op")

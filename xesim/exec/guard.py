@@ -155,7 +155,8 @@ class RunGuard:
         return exc
 
     def out_of_steps(self, op: Operation) -> Stopped:
-        return Stopped("max-steps", f"the run reached its limit of {self.max_steps} steps (loop iterations; "
+        n = self.max_steps
+        return Stopped("max-steps", f"the run reached its limit of {n} step{'' if n == 1 else 's'} (loop iterations; "
                        "--max-steps, XESIM_MAX_STEPS)", op, self._context())
 
     def out_of_time(self, op: Operation | None) -> Stopped:
