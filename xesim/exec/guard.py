@@ -14,7 +14,8 @@ error naming the op being executed and the loop it is in.
 
 **Checks.**  Interpreted loops count each iteration (a decrement and a comparison) and poll the stop flag and the
 clock every :data:`POLL_INTERPRETED` steps; kernel launches poll before every workgroup and batch.  Compiled host
-loop nests (xesim/exec/jit) count every iteration in native code and read the stop flag every
+loop nests (xesim/exec/jit) count every iteration in native code (an innermost loop of at most
+:data:`POLL_COMPILED` iterations that fit the budget counts them all as it starts) and read the stop flag every
 :data:`POLL_COMPILED` iterations (an atomic load, which LLVM may not hoist out of the loop); a nest that must stop
 returns at once with the number of the loop it was in.
 
