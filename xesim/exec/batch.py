@@ -190,6 +190,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
         # roll-back snapshot need not copy them again
         pristine = engine.__dict__.pop("pristine_copies", None) or {}
         for start in range(0, len(subset), wgs_per_batch):
+            engine.guard.poll(engine.guard.launch_op)  # the run's deadline and stop flag (xesim/exec/guard.py)
             wgs = list(subset[start:start + wgs_per_batch])  # a lazy run of the grid (xesim/exec/grid.py)
             n = len(wgs) * per_wg
             if n < 2:

@@ -89,7 +89,8 @@ class RunGuard:
     ``left`` is the number of steps the run may still take and ``check`` the value of ``left`` at which the next
     poll is due; loops do ``if g.left <= g.check: g.poll_steps(op)`` then ``g.left -= 1`` per iteration."""
 
-    __slots__ = ("max_steps", "timeout", "left", "check", "flag", "deadline", "kstate", "_depth", "_watcher")
+    __slots__ = ("max_steps", "timeout", "left", "check", "flag", "deadline", "kstate", "launch_op", "_depth",
+                 "_watcher")
 
     def __init__(self, max_steps: int | None = None, timeout: float | None = None, kstate: Any = None) -> None:
         self.max_steps = max_steps
@@ -99,6 +100,8 @@ class RunGuard:
         self.left = UNLIMITED if max_steps is None else max_steps
         self.check = max(self.left - POLL_INTERPRETED, 0)
         self.deadline: float | None = None
+        #: the launch op of the kernel running (set by the launcher): where a stop between batches is reported
+        self.launch_op: Operation | None = None
         self._depth = 0
         self._watcher: _Watcher | None = None
 

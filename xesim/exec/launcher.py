@@ -100,6 +100,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     ks.printf_buffer = []
     observers = engine.observers
     guard = engine.guard
+    saved_launch_op, guard.launch_op = guard.launch_op, launch_op  # where a stop between batches is reported
     for obs in observers:
         obs.launch_begin(engine, kernel, name, level)
     try:
@@ -161,6 +162,7 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
             engine.out.write("".join(ks.printf_buffer))
         ks.printf_buffer = []
         ks.active, ks.kernel_name, ks.level = saved
+        guard.launch_op = saved_launch_op
         for obs in observers:
             obs.launch_end(engine)
 
