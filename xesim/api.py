@@ -30,6 +30,7 @@ ENVIRONMENT = {
     "XESIM_ENGINE": "engine", "XESIM_GRF": "grf", "XESIM_JOBS": "jobs", "XESIM_BATCH": "batch",
     "XESIM_BATCH_DEBUG": "debug batch", "XESIM_JOBS_DEBUG": "debug jobs", "XESIM_JIT_DEBUG": "debug jit",
     "XESIM_MAX_CALL_DEPTH": "max_call_depth",
+    "XESIM_MAX_STEPS": "max_steps", "XESIM_TIMEOUT": "timeout", "XESIM_MEMORY_LIMIT": "memory_limit",
 }
 ENVIRONMENT["XESIM_NO_LAUNCH_REUSE"] = "launch_reuse off"  # xesim/exec/launch_reuse.py
 
@@ -40,8 +41,8 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
     (fast | reference | both), ``XESIM_GRF`` (off | track | checked), ``XESIM_JOBS`` (a positive integer),
     ``XESIM_BATCH`` (instances per batch; below 2: no batching), ``XESIM_MAX_CALL_DEPTH`` (a positive integer),
     ``XESIM_BATCH_DEBUG`` / ``XESIM_JOBS_DEBUG`` / ``XESIM_JIT_DEBUG`` (non-empty: report on stderr),
-    ``XESIM_NO_LAUNCH_REUSE`` (1: ``launch_reuse`` off).  A bad value is a
-    :class:`~xesim.diagnostics.DiagnosticError` naming the variable."""
+    ``XESIM_NO_LAUNCH_REUSE`` (1: ``launch_reuse`` off), the limits ``XESIM_MAX_STEPS``, ``XESIM_TIMEOUT``,
+    ``XESIM_MEMORY_LIMIT``.  A bad value is a :class:`~xesim.diagnostics.DiagnosticError` naming the variable."""
     from xesim.diagnostics import Diagnostic, DiagnosticError, Location
 
     env = os.environ if environ is None else environ
@@ -76,6 +77,7 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
         if raw not in ("1", "true", "yes", "0", "false", "no"):
             raise bad("XESIM_NO_LAUNCH_REUSE", raw, "1 (reuse off) or 0")
         found["launch_reuse"] = raw in ("0", "false", "no")
+    found.update(_limits_from_environment(env, options, bad))
     debug = set(options.pop("debug", ()) or ())
     debug |= {topic for name, topic in (("XESIM_BATCH_DEBUG", "batch"), ("XESIM_JOBS_DEBUG", "jobs"),
                                         ("XESIM_JIT_DEBUG", "jit")) if env.get(name, "").strip()}
@@ -84,6 +86,27 @@ def config_from_environment(environ: Mapping[str, str] | None = None, **options:
         return RunConfig(**{**found, **given, "debug": frozenset(debug)})
     except ConfigError as exc:
         raise DiagnosticError(Diagnostic("error", Location.unknown(), str(exc))) from None
+
+
+def _limits_from_environment(env: Mapping[str, str], options: Mapping[str, Any], bad: Any) -> dict[str, Any]:
+    """The run limits the environment sets and ``options`` leave unset: ``XESIM_MAX_STEPS`` (a positive integer),
+    ``XESIM_TIMEOUT`` (positive seconds), ``XESIM_MEMORY_LIMIT`` (a size: ``512M``, ``16G``; xesim/exec/limits.py)."""
+    from xesim.exec.limits import parse_size
+
+    found: dict[str, Any] = {}
+    for name, key, parse, what in (("XESIM_MAX_STEPS", "max_steps", int, "a positive integer"),
+                                   ("XESIM_TIMEOUT", "timeout", float, "a positive number of seconds"),
+                                   ("XESIM_MEMORY_LIMIT", "memory_limit", parse_size, "a size such as 512M or 16G")):
+        raw = env.get(name, "").strip()
+        if raw and options.get(key) is None:
+            try:
+                value = parse(raw)
+            except ValueError:
+                value = 0
+            if not 0 < value < float("inf"):
+                raise bad(name, raw, what)
+            found[key] = value
+    return found
 
 
 def make_engine(module: Module, out: TextIO | None = None, err: TextIO | None = None, **options: Any) -> Any:
@@ -322,11 +345,18 @@ def launch(program: Program, kernel: str, grid: tuple = (1, 1, 1), block: tuple 
             values.append(scalar(a, t))
     g = tuple(grid) + (1,) * (3 - len(grid))
     b = tuple(block) + (1,) * (3 - len(block))
+    from xesim.exec.engine import stop_diagnostic
+    from xesim.exec.guard import Stopped
+
     try:
         engine.launch(func, kernel, g, b, values, func)  # cross-checked under XESIM_ENGINE=both
     except ExecFault as exc:
         err = DiagnosticError(exc.to_diagnostic())
         finish_trace(engine, program.name, err)
         raise err from exc
+    except Stopped as exc:  # --max-steps, --timeout
+        err = DiagnosticError(stop_diagnostic(exc))
+        finish_trace(engine, program.name, err)
+        raise err from None
     finish_trace(engine, program.name)
     return LaunchResult(buf.getvalue(), [mv.logical_array() for mv, _ in buffers], engine, _load_trace(spec))

@@ -82,7 +82,9 @@ def _cmd_fmt(args: argparse.Namespace) -> int:
         verify_module(module)
     out = print_module(module)
     if args.output:
-        Path(args.output).write_text(out)
+        from xesim.unix import write_atomically
+
+        write_atomically(args.output, out)  # whole or not at all, even when interrupted
     else:
         sys.stdout.write(out)
     return 0
@@ -120,7 +122,8 @@ def _run_module(module, args: argparse.Namespace, out, observers: tuple = ()) ->
                              progress=show_progress(args, sys.stderr, os.environ),
                              launch_reuse=False if args.no_launch_reuse else None,
                              check_memory=args.check_memory,
-                             max_call_depth=args.max_call_depth)
+                             max_call_depth=args.max_call_depth,
+                             max_steps=args.max_steps, timeout=args.timeout, memory_limit=args.memory_limit)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -223,12 +226,15 @@ def _explain(engine) -> None:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
+    from xesim.unix import GuardedOutput
+
     module = _load_verified(args.file)
+    out = GuardedOutput(sys.stdout)  # a closed pipe ends the run quietly (xesim/unix.py)
     if getattr(args, "compare_with", None):
-        return _compare_with(module, args)
+        return _compare_with(module, args, out)
     kind = _runner_entry(module, args)
-    values = _run_module(module, args, sys.stdout)
-    sys.stdout.write(_runner_result(values, kind))
+    values = _run_module(module, args, out)
+    out.write(_runner_result(values, kind))
     return 0
 
 
@@ -276,7 +282,7 @@ def runner_main(argv: list[str] | None = None) -> int:
 
 
 # ---- issue 30: --compare-with (xesim/observe/readback.py)
-def _compare_with(module, args: argparse.Namespace) -> int:
+def _compare_with(module, args: argparse.Namespace, out) -> int:
     """Run the program (its output on stdout), then ``args.compare_with`` (output discarded), recording the
     buffers each reads back from the device; exit 1 naming the first difference."""
     import io
@@ -284,7 +290,7 @@ def _compare_with(module, args: argparse.Namespace) -> int:
     from xesim.observe.readback import ReadbackRecorder, first_difference
 
     ours, theirs = ReadbackRecorder(), ReadbackRecorder()
-    _run_module(module, args, sys.stdout, (ours,))
+    _run_module(module, args, out, (ours,))
     other = _load_verified(args.compare_with)
     _run_module(other, args, io.StringIO(), (theirs,))
     diff = first_difference(ours.readbacks, theirs.readbacks, args.compare_with)
@@ -338,6 +344,26 @@ def _bare_flags(argv: list[str]) -> list[str]:
     """Flags whose value is optional take it attached with '=' (as git's do): a bare ``--check-memory`` means
     ``--check-memory=all``, so the next argument stays the input file."""
     return ["--check-memory=all" if a == "--check-memory" else a for a in argv]
+
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        x = 0.0
+    if not 0 < x < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, not {text!r}")
+    return x
+
+
+def _size(text: str) -> int:
+    from xesim.exec.limits import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -434,6 +460,16 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument("--max-call-depth", type=_positive_int, default=None, metavar="N",
                        help="the most nested func.calls a run may make; deeper recursion is a located error "
                             "(default: XESIM_MAX_CALL_DEPTH or 10000)")
+
+        # limits of a run (xesim/exec/guard.py, xesim/exec/limits.py; README "Limits")
+        r.add_argument("--max-steps", type=_positive_int, default=None, metavar="N",
+                       help="stop the run with an error after N loop iterations (scf.for/while/parallel iterations "
+                            "and backward cf branches, host and kernel code; default: XESIM_MAX_STEPS or no limit)")
+        r.add_argument("--timeout", type=_positive_seconds, default=None, metavar="S",
+                       help="stop the run with an error after S seconds (default: XESIM_TIMEOUT or no limit)")
+        r.add_argument("--memory-limit", type=_size, default=None, metavar="SIZE",
+                       help="most global memory the program may have allocated at once, e.g. 512M, 16G (default: "
+                            "XESIM_MEMORY_LIMIT or a third of this machine's memory)")
         if name == "check":
             r.add_argument("--check-prefix", default=None, help="FileCheck prefix (default CHECK)")
         r.set_defaults(func=fn)
@@ -455,14 +491,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from xesim import unix
     from xesim.testing.mlir_runner import RunnerUsageError, normalize_dashes
 
     ap = build_parser()
     args = ap.parse_args(_bare_flags(normalize_dashes(sys.argv[1:] if argv is None else list(argv))))
     try:
-        if args.command in ("verify", "fmt"):  # front end only: on a thread with room for deep nesting
-            return int(call_deep(args.func, args) or 0)
-        return int(args.func(args) or 0)
+        with unix.command_line():  # SIGTERM unwinds like SIGINT (xesim/unix.py)
+            if args.command in ("verify", "fmt"):  # front end only: on a thread with room for deep nesting
+                return int(call_deep(args.func, args) or 0)
+            return int(args.func(args) or 0)
+    except (unix.OutputClosed, BrokenPipeError):  # the reader of standard output went away: end quietly
+        return unix.output_closed()
+    except KeyboardInterrupt as exc:  # SIGINT (130) or SIGTERM (143): say where the run was
+        status = unix.interrupted(exc, sys.stderr)
+        if argv is None:  # the command itself: leave now, not after a second of interpreter teardown
+            unix.exit_now(status)
+        return status
     except DiagnosticError as exc:
         print(exc.render(), file=sys.stderr)
         if args.debug and exc.__cause__ is not None:
@@ -476,11 +521,6 @@ def main(argv: list[str] | None = None) -> int:
     except RunnerUsageError as exc:
         print(f"xesim {args.command}: error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:  # the reader went away (xesim trace log t.xetrace | head): end quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
     except Exception as exc:  # an internal error: never a bare traceback unless --debug
         if args.debug:
             raise

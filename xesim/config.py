@@ -48,6 +48,10 @@ class RunConfig:
     :class:`xesim.trace.spec.TraceSpec` to record a trace of the run (xesim/observe/tracer.py), or None;
     ``progress``: a progress bar for long launches (xesim/observe/progress.py); ``max_call_depth``: the most
     nested ``func.call``s a run may make (deeper recursion is a located "call depth exceeded" error).
+
+    Limits (xesim/exec/guard.py, xesim/exec/limits.py): ``max_steps``: loop iterations the run may take (None: no
+    limit); ``timeout``: seconds the run may take (None: no limit); ``memory_limit``: bytes of global memory the
+    program may have allocated at once (None: :data:`xesim.exec.limits.MEMORY_SHARE` of the machine's memory).
     """
 
     target: str = "pvc"
@@ -71,6 +75,9 @@ class RunConfig:
     progress: bool = False  # a progress bar on stderr for launches over a second (xesim/observe/progress.py)
 
     max_call_depth: int = 10_000
+    max_steps: int | None = None
+    timeout: float | None = None
+    memory_limit: int | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "check_memory", memory_checks(self.check_memory))
@@ -85,6 +92,10 @@ class RunConfig:
             raise ConfigError(f"jobs must be at least 1, not {self.jobs}")
         if self.max_call_depth < 1:
             raise ConfigError(f"max_call_depth must be at least 1, not {self.max_call_depth}")
+        for name in ("max_steps", "timeout", "memory_limit"):
+            value = getattr(self, name)
+            if value is not None and not value > 0:
+                raise ConfigError(f"{name} must be positive, not {value}")
         if self.engine == "reference" and not self.kernel_reference:
             object.__setattr__(self, "kernel_reference", True)
         if self.stats and self.grf == "off":  # --stats reports what the register-file model tracks

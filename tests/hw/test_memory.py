@@ -45,3 +45,34 @@ def test_capacity_is_enforced() -> None:
     slm.allocate(100 * 1024, "slm")
     with pytest.raises(MemoryFault, match="exceeds the 131072-byte capacity"):
         slm.allocate(64 * 1024, "slm")
+
+
+def test_an_allocation_over_the_limit_is_refused_before_anything_is_allocated() -> None:
+    mem = AddressSpace(limit=1000, limit_note="--memory-limit")
+    a = mem.allocate(600, "device", "%a")
+    with pytest.raises(MemoryFault, match=r"allocation of 500 bytes \(500 bytes\) refused: with the 600 bytes already "
+                                          r"allocated it exceeds the memory limit of 1000 bytes \(--memory-limit\)"):
+        mem.allocate(500, "device", "%b")
+    assert mem.live_bytes == 600 and len(mem._allocs) == 1  # nothing was allocated
+    mem.free(a.base)
+    assert mem.live_bytes == 0
+    b = mem.allocate(1000, "device", "%b")  # freed bytes count no more: exactly the limit fits
+    assert b.size == 1000 and mem.live_bytes == 1000
+
+
+def test_a_huge_allocation_is_refused_without_touching_host_memory() -> None:
+    mem = AddressSpace(limit=1 << 30)
+    with pytest.raises(MemoryFault, match=r"4398046511104 bytes \(4\.0 TiB\) refused.*limit of 1\.0 GiB"):
+        mem.allocate(4 << 40, "host", "%m")
+
+
+def test_an_allocation_the_host_cannot_give_is_a_memory_fault(monkeypatch) -> None:
+    mem = AddressSpace()  # no limit
+
+    def no_memory(*_args: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(mem, "_new_allocation", no_memory)
+    with pytest.raises(MemoryFault, match=r"allocation of 2048 bytes \(2\.0 KiB\) failed: the host has no memory"):
+        mem.allocate(2048, "host")
+    assert mem.live_bytes == 0

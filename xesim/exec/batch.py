@@ -201,7 +201,8 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
 
     def run_batches(subset: list, pristine: dict) -> None:
         for start in range(0, len(subset), wgs_per_batch):
-            wgs = subset[start:start + wgs_per_batch]
+            engine.guard.poll(engine.guard.launch_op)  # the run's deadline and stop flag (xesim/exec/guard.py)
+            wgs = list(subset[start:start + wgs_per_batch])  # a lazy run of the grid (xesim/exec/grid.py)
             n = len(wgs) * per_wg
             if n < 2:
                 run_workgroups(wgs)

@@ -11,7 +11,9 @@ from xesim.config import RunConfig
 from xesim.deep import raised_recursion_limit
 from xesim.diagnostics import Diagnostic, DiagnosticError
 from xesim.exec.faults import ExecFault
+from xesim.exec.guard import RunGuard, Stopped
 from xesim.exec.hooks import Observer
+from xesim.exec.limits import MEMORY_SHARE, default_memory_limit
 from xesim.exec.region import FunctionCode
 from xesim.exec.state import KernelState
 from xesim.hw.memory import AddressSpace
@@ -46,8 +48,13 @@ class Engine:
         self.assumption_notes: list[str] = []  # free-form notes for --explain-assumptions
         self._warned: set[tuple[int, str]] = set()
         self.observers: list[Observer] = []  # who follows the run through the hook (xesim/exec/hooks.py)
-        self.memory = AddressSpace("global")
+        self.memory = AddressSpace("global", limit=config.memory_limit or default_memory_limit(),
+                                   limit_note="--memory-limit, XESIM_MEMORY_LIMIT" if config.memory_limit else
+                                   f"by default {MEMORY_SHARE:.2g} of this machine's memory; --memory-limit, "
+                                   "XESIM_MEMORY_LIMIT")
         self.kstate = KernelState()
+        #: the step budget, deadline and stop flag of this engine's runs (xesim/exec/guard.py)
+        self.guard = RunGuard(config.max_steps, config.timeout, self.kstate)
         self._code: dict[tuple[int, int, int], FunctionCode] = {}
         self.rng = None
         self.call_depth = 0  # func.calls in progress (bounded by config.max_call_depth)
@@ -106,7 +113,7 @@ class Engine:
         # an identical earlier launch's writes instead of running again, when allowed (xesim/exec/launch_reuse.py)
         from xesim.exec.launch_reuse import reuse_state
 
-        with raised_recursion_limit():  # room for deep nesting and recursion (xesim/deep.py)
+        with raised_recursion_limit(), self.guard:  # room for deep nesting (xesim/deep.py); limits (exec/guard.py)
             reuse_state(self).launch(self, run, kernel, name, grid, block, args, launch_op)
 
     def compile_loop(self, op: Operation, cx: Any, interpret: Any) -> Any:
@@ -137,7 +144,9 @@ class Engine:
         return self.module.lookup_symbol(path)
 
     def run(self, entry: str = "main", args: list | tuple = ()) -> tuple:
-        """Run function ``entry``; return its results.  Raises DiagnosticError on faults."""
+        """Run function ``entry``; return its results.  Raises DiagnosticError on faults and when the run reaches a
+        limit (``max_steps``, ``timeout``: :mod:`xesim.exec.guard`); KeyboardInterrupt (SIGINT; ``Terminated``
+        for SIGTERM) passes, and :func:`xesim.exec.guard.locate` tells where it struck."""
         from xesim.diagnostics import Location
 
         func = self.lookup((entry,))
@@ -152,15 +161,40 @@ class Engine:
                                              f"argument(s), {len(args)} given (xesim run, like mlir-runner, "
                                              "calls it with none)"))
         try:
-            with raised_recursion_limit():  # room for deep nesting and recursion (xesim/deep.py)
+            with raised_recursion_limit(), self.guard:  # room for deep nesting (xesim/deep.py); limits (exec/guard.py)
                 values = self.function_code(func)(list(args))
             for obs in self.observers:
                 obs.run_end(self)
             return values
         except ExecFault as exc:
             raise DiagnosticError(exc.to_diagnostic()) from exc
+        except Stopped as exc:
+            raise DiagnosticError(stop_diagnostic(exc)) from None
         finally:
             try:
                 self.out.flush()
             except Exception:  # noqa: BLE001 - closed streams at exit
                 pass
+
+
+def stop_diagnostic(exc: BaseException, what: str = "") -> Diagnostic:
+    """A located error for a run that stopped (:class:`~xesim.exec.guard.Stopped`) or was interrupted
+    (``KeyboardInterrupt``): ``what`` (default: the stop's own message), then where -- "in this 'scf.for' loop" when
+    it stopped between iterations or inside a compiled loop nest, else "while executing this 'op' op" and the loop
+    around it with its location (:func:`xesim.exec.guard.locate`) -- and the kernel instance when inside a kernel,
+    at the op's location."""
+    from xesim.diagnostics import Location
+    from xesim.exec.guard import locate
+
+    op, loop = locate(exc)
+    text = what or getattr(exc, "message", "") or type(exc).__name__
+    if op is not None and loop is op:
+        text += f" in this '{op.name}' loop"
+    elif op is not None:
+        text += f", while executing this '{op.name}' op"
+        if loop is not None:
+            text += f" in the '{loop.name}' loop at {loop.loc}"
+    context = getattr(exc, "xesim_context", "")
+    if context:
+        text += f" ({context})"
+    return Diagnostic("error", op.loc if op is not None else Location.unknown(), text)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from xesim.exec.faults import ExecFault
+from xesim.exec.grid import Workgroups
 from xesim.exec.levels import classify_kernel
 from xesim.exec.values import MemRefValue, identity_strides, storage_bytes
 from xesim.hw.memory import AddressSpace, BankedSpace
@@ -98,13 +99,17 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     ks.num_subgroups, ks.subgroup_size = num_sg, sg
     ks.printf_buffer = []
     observers = engine.observers
+    guard = engine.guard
+    saved_launch_op, guard.launch_op = guard.launch_op, launch_op  # where a stop between batches is reported
     for obs in observers:
         obs.launch_begin(engine, kernel, name, level)
     try:
         def open_workgroups(wgs: list[tuple[int, int, int]], bank: Callable[[], int] | None = None) -> list:
             """Make ``wgs`` the executing workgroups, each with a fresh SLM; returns their workgroup attributions.
             Several workgroups (a lockstep batch) share one layout of SLM stored once per workgroup, ``bank()``
-            naming the workgroup an access is for (:class:`xesim.hw.memory.BankedSpace`)."""
+            naming the workgroup an access is for (:class:`xesim.hw.memory.BankedSpace`).  Every workgroup and batch
+            starts here, so here the run's deadline and stop flag are polled (xesim/exec/guard.py)."""
+            guard.poll(launch_op)
             if len(wgs) == 1:
                 ks.slm = AddressSpace("shared local memory", base=SLM_BASE, capacity=slm_bytes)
             else:
@@ -137,8 +142,9 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
             for wg in subset:
                 run_workgroup(wg)
 
-        # every workgroup of the grid, x fastest (spec §3.2); the order results and output follow
-        workgroups = [(gx, gy, gz) for gz in range(grid[2]) for gy in range(grid[1]) for gx in range(grid[0])]
+        # every workgroup of the grid, x fastest (spec §3.2); the order results and output follow; computed as
+        # they run (a grid of 2^31 workgroups costs no memory: xesim/exec/grid.py)
+        workgroups = Workgroups((grid[0], grid[1], grid[2]))
         from xesim.exec import batch, parallel
 
         runner = batch.runner(engine, kernel, level, instances, args, run_workgroups, open_workgroups) or run_workgroups
@@ -147,11 +153,16 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
         if not exc.context:
             exc.context = ks.context()
         raise
+    except KeyboardInterrupt as exc:  # SIGINT, SIGTERM: say which instance it struck (xesim/exec/guard.py)
+        if not getattr(exc, "xesim_context", ""):
+            exc.xesim_context = ks.context()  # type: ignore[attr-defined]
+        raise
     finally:
         if ks.printf_buffer:
             engine.out.write("".join(ks.printf_buffer))
         ks.printf_buffer = []
         ks.active, ks.kernel_name, ks.level = saved
+        guard.launch_op = saved_launch_op
         for obs in observers:
             obs.launch_end(engine)
 

@@ -34,8 +34,8 @@ How (Linux ``os.fork``):
    changed ones; xesim/exec/memdiff.py) in anonymous shared memory mapped before the fork, and through a pipe
    (pickle) the number of changed blocks per allocation, its pieces' records and the target parameters it read;
 4. the parent, when no piece is left (or its own piece faulted: it then takes every piece left, so the children
-   stop after their current one), takes the children's results (a child with a complete result is reaped later,
-   without waiting for its exit: :func:`reap_children`), writes their changed bytes into its memory (only changed
+   stop after their current one), takes the children's results (a child with a complete result is reaped by a
+   thread, without waiting for its exit: :func:`reap_children`), writes their changed bytes into its memory (only changed
    bytes, so the pieces' disjoint writes merge), and replays every piece's record in piece order -- output
    appended, warnings printed once, notes added -- up to the first fault, which it raises: the first faulting
    workgroup in grid order, with the output before it, as ``--jobs 1`` would.  Memory after a fault may hold
@@ -68,7 +68,11 @@ launch runs every process, the parent included, with one. A child sets numba to 
 into the caller (``os._exit`` after sending its result: no atexit handlers, no test-runner teardown) and leaves
 stdout/stderr alone; buffered output is flushed before the fork so it is not duplicated. A child that dies
 without a result (killed, crashed) is an internal error naming the workgroups it was running (each process
-notes its current piece in shared memory), never a hang.
+notes its current piece in shared memory), never a hang.  Children die with their parent
+(:func:`die_with_parent`: a SIGKILL or a CI timeout of the parent leaves no worker running) and ignore SIGINT:
+the parent, interrupted or terminated, kills and reaps them (xesim/exec/guard.py); a child's compiled loops see
+the run's stop flag too.  Each process counts steps against the run's ``--max-steps`` budget as it was at the
+launch's start; the children's steps are added to the parent's count when their results come back.
 
 Every spread launch leaves its :class:`Timeline` (which process ran which piece, when, with how much CPU time and
 how many page faults) in :data:`LAST_TIMELINE`; ``XESIM_JOBS_DEBUG=1`` prints it and tools/bench_jobs.py sums it
@@ -77,7 +81,6 @@ up (docs/performance.md "Measuring").
 
 from __future__ import annotations
 
-import atexit
 import io
 import os
 import pickle
@@ -88,13 +91,14 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from xesim.exec.faults import ExecFault
+from xesim.exec.guard import in_child_process
 from xesim.exec.hooks import per_instance_reason
 from xesim.exec.kernel_writes import launch_allocations
 from xesim.exec.registry import THREADED
@@ -102,7 +106,7 @@ from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
 
 Workgroup = tuple[int, int, int]
-Runner = Callable[[list[Workgroup]], None]
+Runner = Callable[[Sequence[Workgroup]], None]
 
 #: processes can be forked (the package targets Linux; elsewhere every launch runs in one process)
 CAN_FORK = hasattr(os, "fork") and sys.platform.startswith("linux")
@@ -204,7 +208,7 @@ def jobs_of(engine: Any) -> int:
 
 
 # ================================================================================================ the decision
-def one_process_reason(engine: Any, kernel: Any, workgroups: list[Workgroup]) -> str | None:
+def one_process_reason(engine: Any, kernel: Any, workgroups: Sequence[Workgroup]) -> str | None:
     """Why this launch runs in one process (module docstring), or None when it may be spread over processes."""
     if not CAN_FORK:
         return "processes cannot be forked on this platform"
@@ -316,7 +320,7 @@ def _all_slm(values: Any) -> bool:
 
 
 # ================================================================================================ running
-def run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runner: Runner,
+def run_workgroups(engine: Any, kernel: Any, workgroups: Sequence[Workgroup], runner: Runner,
                    args: list | None = None) -> None:
     """Run ``workgroups`` (grid order) through ``runner`` in ``engine.jobs`` processes when the launch allows it
     (module docstring), with the result of ``runner(workgroups)``.  ``args`` (the kernel's argument values)
@@ -385,7 +389,7 @@ def set_numba_threads(n: int | None) -> int | None:
         return None
 
 
-def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runner: Runner,
+def _run_workgroups(engine: Any, kernel: Any, workgroups: Sequence[Workgroup], runner: Runner,
                     args: list | None, busy: bool) -> None:
     reason = one_process_reason(engine, kernel, workgroups)
     if reason is not None:
@@ -432,7 +436,7 @@ def _run_workgroups(engine: Any, kernel: Any, workgroups: list[Workgroup], runne
         timing[id(kernel)] = seconds / done
 
 
-def cut_into_pieces(workgroups: list[Workgroup], n: int, wgs_per_batch: int = 1) -> list[list[Workgroup]]:
+def cut_into_pieces(workgroups: Sequence[Workgroup], n: int, wgs_per_batch: int = 1) -> list[Sequence[Workgroup]]:
     """``workgroups`` (grid order) cut into contiguous pieces of nearly equal size for ``n`` processes.
 
     A batched runner runs ``wgs_per_batch`` workgroups as one batch, and every batch pays the same per-op Python
@@ -463,7 +467,7 @@ class _Launch:
     """One spread launch: ``pieces`` handed out one at a time to this process and ``procs - 1`` forked children
     (module docstring)."""
 
-    def __init__(self, engine: Any, pieces: list[list[Workgroup]], procs: int, runner: Runner, allocs: list) -> None:
+    def __init__(self, engine: Any, pieces: list[Sequence[Workgroup]], procs: int, runner: Runner, allocs: list) -> None:
         self.engine, self.pieces, self.procs, self.runner, self.allocs = engine, pieces, procs, runner, allocs
         self.children: dict[int, tuple[int, int]] = {}  # process slot -> (pid, read end of its result pipe)
         self.shared: dict[int, np.ndarray] = {}  # process slot -> memory shared with its child (changed bytes)
@@ -482,7 +486,6 @@ class _Launch:
         from xesim.exec import memdiff
 
         memdiff.warm_up()  # load its compiled loops once, here, not in every child
-        reap_children()
         self.slots = _record_slots(self.allocs)
         self.before = [a.data.copy() for a in self.allocs]  # the starting bytes (module docstring, step 3)
         self.progress = _shared_int64(engine, "progress", 2 * self.procs).reshape(self.procs, 2)
@@ -503,6 +506,7 @@ class _Launch:
                 self._stop_later_pieces(records[-1]["piece"])
             for i in sorted(self.children):
                 result = self._collect(i)
+                engine.guard.left -= result["steps"]  # the budget is the run's (xesim/exec/guard.py)
                 _apply_memory(engine, result, self.shared[i])
                 engine.target.used |= result["used"]
                 records += result["records"]
@@ -522,6 +526,7 @@ class _Launch:
         self.shared[i] = _shared_buffer(self.engine, i, self.slots[-1])
         r, w = os.pipe()
         _widen_pipe(w)
+        parent = os.getpid()
         try:
             pid = os.fork()
         except OSError:  # no more processes: the others take its pieces
@@ -532,6 +537,8 @@ class _Launch:
             status = 70
             try:
                 private_numba_init_lock()  # first: before anything in the child can call numba's thread API
+                die_with_parent(parent)
+                in_child_process()  # the parent handles SIGINT and SIGTERM (xesim/exec/guard.py)
                 os.close(r)
                 for _, fd in self.children.values():
                     os.close(fd)
@@ -624,7 +631,7 @@ def _drain(queue: int) -> None:
         pass
 
 
-def _work(engine: Any, runner: Runner, pieces: list[list[Workgroup]], queue: int, progress: np.ndarray,
+def _work(engine: Any, runner: Runner, pieces: list[Sequence[Workgroup]], queue: int, progress: np.ndarray,
           slot: int, pristine: dict, catch: type[BaseException], first: int | None = None) -> list[dict]:
     """Run piece ``first`` (if given), then take pieces from ``queue`` and run each (:func:`_run_piece`) until
     none is left or one faults (the queue is then drained); their records.  ``progress[slot]`` holds the piece
@@ -647,7 +654,7 @@ def _work(engine: Any, runner: Runner, pieces: list[list[Workgroup]], queue: int
     return records
 
 
-def _run_piece(engine: Any, runner: Runner, index: int, piece: list[Workgroup], pristine: dict | None,
+def _run_piece(engine: Any, runner: Runner, index: int, piece: Sequence[Workgroup], pristine: dict | None,
                catch: type[BaseException], slot: int = 0) -> dict:
     """Run one piece with its output, ``gpu.printf`` text, warnings (with ``Engine.warn``'s key) and new
     assumption notes kept aside, and its fault (an exception of class ``catch``) caught: the piece's record, for
@@ -719,32 +726,53 @@ def _emit(engine: Any, records: list[dict], warned: set) -> BaseException | None
     return None
 
 
-#: children whose result was taken but which had not exited yet: reaped at the next spread launch, or at exit
-_UNREAPED: list[int] = []
-_REAP_AT_EXIT: list = []  # the atexit registration, once
+#: children whose result was taken but which had not exited yet, each waited for by a thread of its own
+_UNREAPED: dict[int, threading.Thread] = {}
 
 
 def _reap_later(pid: int) -> None:
-    """Reap child ``pid`` now if it has exited, else remember it (:func:`reap_children`)."""
+    """Reap child ``pid`` now if it has exited, else have a daemon thread wait for it: its result is complete, and
+    tearing its address space down takes milliseconds the launch need not wait for, but no zombie may remain
+    (issue 27 item 4)."""
     try:
         done, _ = os.waitpid(pid, os.WNOHANG)
     except ChildProcessError:
         return
     if not done:
-        if not _REAP_AT_EXIT:
-            _REAP_AT_EXIT.append(atexit.register(reap_children, True))
-        _UNREAPED.append(pid)
+        thread = threading.Thread(target=_reap, args=(pid,), name=f"xesim-reap-{pid}", daemon=True)
+        _UNREAPED[pid] = thread
+        thread.start()
+
+
+def _reap(pid: int) -> None:
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
+    _UNREAPED.pop(pid, None)
 
 
 def reap_children(block: bool = False) -> None:
-    """Reap the children :func:`_reap_later` remembered that have exited (all of them, waiting, with ``block``)."""
-    for pid in list(_UNREAPED):
-        try:
-            done, _ = os.waitpid(pid, 0 if block else os.WNOHANG)
-        except ChildProcessError:
-            done = pid
-        if done:
-            _UNREAPED.remove(pid)
+    """Wait until the children :func:`_reap_later` handed to threads are reaped (with ``block``; else return at
+    once: the threads reap them as they exit)."""
+    if block:
+        for thread in list(_UNREAPED.values()):
+            thread.join()
+
+
+def die_with_parent(parent: int) -> None:
+    """In a child forked by process ``parent``: be killed when the parent goes, however it goes (SIGKILL, a CI
+    timeout, a crash): Linux's ``PR_SET_PDEATHSIG`` with SIGKILL; and exit at once if the parent is already gone
+    (it died between the fork and the ``prctl``: the child was reparented)."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1 (linux/prctl.h)
+    except (OSError, AttributeError):  # not Linux: the parent's polls and kills remain
+        pass
+    if os.getppid() != parent:
+        os._exit(70)
 
 
 def _kill(pid: int) -> None:
@@ -825,7 +853,7 @@ class _ErrLog:
         pass
 
 
-def _child_run(engine: Any, runner: Runner, pieces: list[list[Workgroup]], queue: int, progress: np.ndarray,
+def _child_run(engine: Any, runner: Runner, pieces: list[Sequence[Workgroup]], queue: int, progress: np.ndarray,
                slot: int, allocs: list, before: list[np.ndarray], shared: np.ndarray, slots: list[int]) -> bytes:
     """Take and run pieces in this (forked) process (:func:`_work`); the pickled result (module docstring, step
     3): the pieces' records, and the bytes of ``allocs[j]`` that differ from ``before[j]`` (the launch's starting
@@ -833,6 +861,7 @@ def _child_run(engine: Any, runner: Runner, pieces: list[list[Workgroup]], queue
     from xesim.exec import memdiff
 
     _one_numba_thread()
+    left = engine.guard.left  # the run's step budget at the launch's start (xesim/exec/guard.py)
     records = _work(engine, runner, pieces, queue, progress, slot, dict(zip(map(id, allocs), before)),
                     catch=BaseException)
     for rec in records:
@@ -840,7 +869,7 @@ def _child_run(engine: Any, runner: Runner, pieces: list[list[Workgroup]], queue
     result = {
         "memory": [(a.base, _blocks(memdiff.changes(a.data, b, shared, s)))
                    for a, b, s in zip(allocs, before, slots)], "slots": slots,
-        "records": records, "used": set(engine.target.used),
+        "records": records, "used": set(engine.target.used), "steps": left - engine.guard.left,
     }
     try:
         return _dumps(engine, result)

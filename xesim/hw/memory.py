@@ -20,6 +20,14 @@ GLOBAL_BASE = 0x7F3A_0000_0000
 GUARD_BYTES = 4096
 
 
+def format_size(n: int) -> str:
+    """``n`` bytes in the largest binary unit that keeps the number at least 1 (``4.0 TiB``, ``512 bytes``)."""
+    for unit, name in ((1 << 50, "PiB"), (1 << 40, "TiB"), (1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if n >= unit:
+            return f"{n / unit:.1f} {name}"
+    return f"{n} bytes"
+
+
 class MemoryFault(Exception):
     """An illegal memory access; ``str()`` is the user-facing explanation."""
 
@@ -76,8 +84,14 @@ class AddressSpace:
     """One address space (global memory, or one workgroup's SLM)."""
 
     def __init__(self, name: str = "global", base: int = GLOBAL_BASE, alignment: int = 64,
-                 capacity: int | None = None) -> None:
+                 capacity: int | None = None, limit: int | None = None, limit_note: str = "") -> None:
+        """``capacity``: the space's size (SLM: the target's bytes per workgroup).  ``limit``: the most bytes its live
+        allocations may hold together, a resource limit of the simulation (xesim/exec/limits.py), explained in the
+        refusal by ``limit_note``."""
         self.name = name
+        self.limit = limit
+        self.limit_note = limit_note
+        self.live_bytes = 0
         self.alignment = alignment
         self.capacity = capacity
         self._next = base
@@ -95,7 +109,21 @@ class AddressSpace:
                 f"{self.name} allocation of {size} bytes exceeds the {self.capacity}-byte capacity "
                 f"({used} bytes already in use)"
             )
-        alloc = self._new_allocation(base, size, kind, label)
+        if self.limit is not None and self.live_bytes + size > self.limit:
+            # exact again before refusing (a checkpoint restore, xesim/observe/crosscheck.py, edits the lists)
+            self.live_bytes = sum(a.size for a in self._allocs if a.alive)
+        if self.limit is not None and self.live_bytes + size > self.limit:
+            note = f" ({self.limit_note})" if self.limit_note else ""
+            raise MemoryFault(
+                f"allocation of {size} bytes ({format_size(size)}) refused: with the {format_size(self.live_bytes)} "
+                f"already allocated it exceeds the memory limit of {format_size(self.limit)}{note}"
+            )
+        try:
+            alloc = self._new_allocation(base, size, kind, label)
+        except MemoryError:  # under the limit, but more than the host can give now
+            raise MemoryFault(f"allocation of {size} bytes ({format_size(size)}) failed: the host has no memory for "
+                              "it") from None
+        self.live_bytes += size
         self._bases.append(base)
         self._allocs.append(alloc)
         self._next = base + max(size, 1) + (GUARD_BYTES if self.capacity is None else 0)
@@ -113,6 +141,7 @@ class AddressSpace:
             raise MemoryFault(f"double free of {alloc.describe()}{first}")
         alloc.alive = False
         alloc.freed_by = by
+        self.live_bytes -= alloc.size
         return alloc
 
     # ----------------------------------------------------------------------------- lookup

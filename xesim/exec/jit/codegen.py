@@ -14,9 +14,12 @@ What is generated here is plumbing: value representation (integers as int64 in t
 as float32/float64, f16/bf16 as their bit patterns widened exactly to float32 for computing), loops, memory
 accesses and fault sites.  ``scf``/``memref`` semantics are the interpreter's (``xesim/exec/ops/{scf,memref}.py``).
 
-The generated function ``nest(err, <memref args>, <scalar live-ins>, <float constants>)`` returns a tuple
-of int64: a status (0, or the 1-based number of the *fault site* that failed) and the root loop's results
-(floats as bit patterns).  A fault site is an op the interpreter may fault on (integer division and
+The generated function ``nest(err, stop, left, <memref args>, <scalar live-ins>, <float constants>)`` returns a
+tuple of int64: a status (0; the 1-based number of the *fault site* that failed; or ``-(1 + k)`` when it stopped
+in its ``k``-th loop), the steps the run may still take and the root loop's results (floats as bit patterns).
+Every loop iteration is a step of the run's budget ``left``, and every ``POLL_COMPILED`` of them the nest reads the
+run's stop flag ``stop`` (SIGINT, SIGTERM, the deadline: xesim/exec/guard.py), so a compiled loop of 10^12
+iterations stops within a fraction of a second.  A fault site is an op the interpreter may fault on (integer division and
 remainder, shifts, overflow flags, memref accesses, a non-positive loop step); on failure the site's
 operands are written to ``err`` and the function returns at once, so memory holds exactly the stores
 that preceded the fault -- as in the interpreter.  :mod:`xesim.exec.jit.runner` then re-runs the
@@ -32,12 +35,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from xesim.exec.guard import POLL_COMPILED
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.numerics import mathfuncs as _mathfuncs
 from xesim.numerics import scalar_rules as _rules
 
 FLOAT_KINDS = ("f16", "bf16", "f32", "f64")
-CODEGEN_VERSION = "7"
+CODEGEN_VERSION = "9"
 _I64_MIN = -(1 << 63)
 
 
@@ -103,6 +107,7 @@ class Nest:
     faults: list[FaultSite] = field(default_factory=list)
     result_kinds: list[int | str] = field(default_factory=list)
     stores: list[Any] = field(default_factory=list)  # memref.store ops (for difference reports)
+    loops: list[Any] = field(default_factory=list)  # the nest's scf.for ops (a stop returns -(1 + index))
     inline: bool = True  # numba compiles ``calls`` with the rules inlined (see :func:`generate`)
     _body: str | None = field(default=None, repr=False)
 
@@ -271,7 +276,7 @@ class _Gen:
         self.nest.faults.append(FaultSite(op, positions))
         for i, e in enumerate(exprs):
             self.emit(ind, f"err[{i}] = {e}")
-        self.emit(ind, f"return ({len(self.nest.faults)},{' 0,' * self.nres})")
+        self.emit(ind, f"return ({len(self.nest.faults)}, left,{' 0,' * self.nres})")
 
     # -------------------------------------------------------------------------------- driver
     def function(self) -> str:
@@ -282,9 +287,9 @@ class _Gen:
             nm, k = self.names[id(r)], self.kinds[id(r)]
             res.append(f"f32_bits({nm})" if k == "f32" else f"f64_bits({nm})" if k == "f64" else nm)
             self.nest.result_kinds.append(k)
-        self.emit(1, f"return (0,{''.join(f' {r},' for r in res)})")
-        params = ["err"]
-        head = []
+        self.emit(1, f"return (0, left,{''.join(f' {r},' for r in res)})")
+        params = ["err", "stop", "left"]
+        head = [f"    chk = left - {POLL_COMPILED} if left > {POLL_COMPILED} else 0"]
         for m in self.nest.memrefs:
             params += [m.name, f"{m.name}o"] + [f"{m.name}s{d}" for d in range(m.rank)] + \
                 [f"{m.name}t{d}" for d in range(m.rank)]
@@ -333,7 +338,9 @@ class _Gen:
         self.emit(ind, f"{iv} = {lb}")
         self.emit(ind, f"{lim} = sub64({hi}, {stv})")
         self.emit(ind, f"{ok} = {lim} <= {hi}")
+        counted = self.count_ahead(op, iv, hi, stv, ind)
         self.emit(ind, f"while {iv} < {hi}:")
+        self.steps(op, ind + 1, counted)
         term = self.block(body, ind + 1)
         ys = [self.use(v) for v in term.operands] if term is not None else []
         if len(ys) != len(carried):
@@ -346,6 +353,42 @@ class _Gen:
         for r, c in zip(op.results, carried):
             self.names[id(r)] = c
             self.kinds[id(r)] = kind_of(r.type)
+
+    def count_ahead(self, op: Any, iv: str, hi: str, stv: str, ind: int) -> str | None:
+        """For an innermost loop (no ``scf.for`` inside): its iterations counted as steps before it starts when
+        they are few (at most ``POLL_COMPILED``) and within the budget; the name of the flag saying so, tested in
+        every iteration (:meth:`steps`).  The flag does not change in the loop, so LLVM unswitches it: the counted
+        loop runs without a check per iteration (a fill loop took 3 times as long with one), and the stop flag is
+        still read at least every ``POLL_COMPILED`` iterations, by the loop around it.  None for other loops."""
+        if any(o is not op and o.name == "scf.for" for o in op.walk()):
+            return None
+        counted, span = self.fresh("counted"), self.fresh("span")
+        self.emit(ind, f"{counted} = False")
+        self.emit(ind, f"{span} = sub64({hi}, {iv})")  # wraps negative when the true span exceeds 2^63
+        self.emit(ind, f"if {span} > 0 and {span} <= {POLL_COMPILED} * {stv}:")
+        self.emit(ind + 1, f"{span} = ({span} - 1) // {stv} + 1")  # the loop's iterations
+        self.emit(ind + 1, f"if {span} <= left:")
+        self.emit(ind + 2, f"left -= {span}")
+        self.emit(ind + 2, f"{counted} = True")
+        return counted
+
+    def steps(self, op: Any, ind: int, counted: str | None = None) -> None:
+        """Count the iteration as a step of the run and poll its stop flag every ``POLL_COMPILED`` steps
+        (xesim/exec/guard.py): ``left`` steps remain, the next poll is due at ``chk``; not when the loop's
+        iterations were ``counted`` ahead (:meth:`count_ahead`).  A nest that must stop notes the loop in
+        ``err[-1]`` (read when Python's signal handler raises as the nest returns) and returns
+        ``-(1 + loop number)``."""
+        k = len(self.nest.loops)
+        self.nest.loops.append(op)
+        if counted is not None:
+            self.emit(ind, f"if not {counted}:")
+            ind += 1
+        self.emit(ind, "if left <= chk:")
+        self.emit(ind + 1, "if left <= 0 or stop_requested(stop):")
+        self.emit(ind + 2, f"err[-1] = {k}")
+        self.emit(ind + 2, f"return ({-1 - k}, left,{' 0,' * self.nres})")
+        self.emit(ind + 1, f"chk = left - {POLL_COMPILED} if left > {POLL_COMPILED} else 0")
+        self.emit(ind, "left -= 1")
 
     def g_if(self, op: Any, ind: int) -> None:
         c = self.use(op.operands[0])

@@ -34,7 +34,7 @@ import numpy as np  # noqa: F401 - for generated code
 from numba import njit
 from numba.core import types
 from numba.core.imputils import lower_builtin
-from numba.extending import register_jitable, type_callable
+from numba.extending import intrinsic, register_jitable, type_callable
 
 from xesim.numerics import mathfuncs as _mathfuncs
 from xesim.numerics import scalar_rules as R  # noqa: N812 - short alias
@@ -268,6 +268,22 @@ for _name, _fn in R.BY_NAME.items():
     globals()[_name] = _fn  # generated code calls every rule and primitive by its name
 # the rules' module constants (I64_MIN ...), so that rule bodies inlined into generated code read the same values
 globals().update({_k: _v for _k, _v in vars(R).items() if _k.isupper()})
+
+
+@intrinsic
+def stop_requested(typingctx, flag):  # noqa: ARG001 - numba's intrinsic signature
+    """``flag[0] != 0`` for the run's stop flag (xesim/exec/guard.py), read with an atomic *monotonic* load: the
+    other threads and processes that set it are seen, and LLVM may not hoist the read out of the loop that polls
+    it (it would for a plain load in a loop that writes no memory)."""
+    if not (isinstance(flag, types.Array) and flag.dtype == types.int64):
+        return None
+
+    def codegen(context, builder, sig, args):
+        ary = context.make_array(sig.args[0])(context, builder, args[0])
+        value = builder.load_atomic(ary.data, "monotonic", 8)
+        return builder.icmp_signed("!=", value, ir.Constant(value.type, 0))
+
+    return types.boolean(flag), codegen
 
 
 # the host libm's functions of float64 values (math.exp, ...), the very ones the interpreter maps over arrays

@@ -251,7 +251,9 @@ class CompiledNest:
         self.scalar_slots = [(cx.slot(v), k) for v, k in nest.scalars]
         self.res_slots = cx.slots(nest.root.results)
         self.const_args = [to_arg(v, k) for v, k in nest.consts]
-        self.err = np.zeros(max([len(f.captured) for f in nest.faults] + [1]), np.int64)
+        # the fault sites' operands, and last the loop a stopped nest was in (codegen ``_Gen.steps``)
+        self.err = np.zeros(max([len(f.captured) for f in nest.faults] + [0]) + 1, np.int64)
+        self.guard = cx.engine.guard
         self.fn: Any = None
         self.broken = False
         self.step = self.both if mode == "both" else self.fast
@@ -266,7 +268,8 @@ class CompiledNest:
         """Run the compiled nest; False when this execution must go to the interpreter instead."""
         if self.broken:
             return False
-        args: list = [self.err]
+        guard = self.guard
+        args: list = [self.err, guard.flag, guard.left]
         for slot, m in zip(self.mem_slots, self.nest.memrefs):
             mv = fr[slot]
             if not isinstance(mv, MemRefValue) or len(mv.sizes) != m.rank:
@@ -291,15 +294,25 @@ class CompiledNest:
                 fn = self.fn = load_dispatcher(nest.calls, (lambda: nest.body) if nest.inline else None)
             except Exception as exc:  # noqa: BLE001 - any failure to load means: interpret
                 return self._broken(exc)
+            debug(f"running the compiled loop nest at {nest.root.loc}")
+        self.err[-1] = -1
         try:
             out = fn(*args)
+        except KeyboardInterrupt as exc:  # Python's handler, as the nest returned because of the signal
+            k = int(self.err[-1])
+            if 0 <= k < len(self.nest.loops) and getattr(exc, "xesim_op", None) is None:
+                exc.xesim_op = self.nest.loops[k]  # type: ignore[attr-defined]
+            raise
         except Exception as exc:  # noqa: BLE001 - numba typing/lowering errors happen before any effect
             return self._broken(exc)
         STATS["runs"] += 1
         status = out[0]
+        guard.left = out[1]
+        if status < 0:
+            raise guard.stopped_in_nest(self.nest.loops[-1 - status])
         if status:
             raise self.fault(status, fr)
-        for slot, k, b in zip(self.res_slots, self.nest.result_kinds, out[1:]):
+        for slot, k, b in zip(self.res_slots, self.nest.result_kinds, out[2:]):
             fr[slot] = from_bits(b, k)
         return True
 
@@ -336,11 +349,15 @@ class CompiledNest:
                 allocs.append(a)
                 views[id(a)] = (mv, m)
         before = [a.data.copy() for a in allocs]
+        guard = self.guard
+        left = guard.left  # both count the nest's iterations as steps of the run (xesim/exec/guard.py): once
         ref_exc = _capture(self.ref_step, fr, self.nest.root)
         ref_mem = [a.data.copy() for a in allocs]
         ref_res = [fr[s] for s in self.res_slots]
+        ref_left = guard.left
         for a, b in zip(allocs, before):
             a.data[...] = b
+        guard.left = left
         jit_exc: ExecFault | None = None
         try:
             ran = self.run(fr)
@@ -351,9 +368,14 @@ class CompiledNest:
                 a.data[...] = b
             for s, v in zip(self.res_slots, ref_res):
                 fr[s] = v
+            guard.left = ref_left
+            guard.check = min(guard.check, guard.left)
             if ref_exc is not None:
                 raise ref_exc
             return
+        if guard.left != ref_left:
+            raise ExecFault(f"engines differ in this loop nest: the reference took {left - ref_left} loop iterations, "
+                            f"the compiled code {left - guard.left}", self.nest.root)
         STATS["checked"] += 1
         root = self.nest.root
         same_fault = (ref_exc is None and jit_exc is None) or (

@@ -13,11 +13,27 @@ from xesim.exec.faults import ExecFault
 from xesim.exec.registry import impl
 
 
+def _backward(op: Any, cx: Any, successor: Any) -> bool:
+    """Whether the branch goes to its own block or an earlier one: every cycle of a control-flow graph has such an
+    edge, so counting these as steps bounds every cf loop (xesim/exec/guard.py)."""
+    return cx.successor_index(successor) <= cx.successor_index(op.parent)
+
+
 @impl("cf.br")
 def _br(op: Any, cx: Any):
     target = cx.successor_index(op.successors[0])
     slots = cx.slots(op.operands)
-    return lambda fr: (target, [fr[s] for s in slots])
+    if not _backward(op, cx, op.successors[0]):
+        return lambda fr: (target, [fr[s] for s in slots])
+    g = cx.engine.guard
+
+    def back(fr: list) -> tuple:
+        if g.left <= g.check:
+            g.poll_steps(op)
+        g.left -= 1
+        return target, [fr[s] for s in slots]
+
+    return back
 
 
 @impl("cf.cond_br", axis=True)
@@ -28,10 +44,20 @@ def _cond_br(op: Any, cx: Any):
     tslots = cx.slots(op.operand_group("trueDestOperands"))
     fslots = cx.slots(op.operand_group("falseDestOperands"))
     ks = cx.engine.kstate
+    back_t, back_f = _backward(op, cx, op.successors[0]), _backward(op, cx, op.successors[1])
+    g = cx.engine.guard
 
     def term(fr: list) -> tuple:
         if one_value(fr[c], ks, "the branch condition"):
+            if back_t:
+                if g.left <= g.check:
+                    g.poll_steps(op)
+                g.left -= 1
             return t, [fr[s] for s in tslots]
+        if back_f:
+            if g.left <= g.check:
+                g.poll_steps(op)
+            g.left -= 1
         return f, [fr[s] for s in fslots]
 
     return term

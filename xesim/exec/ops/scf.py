@@ -20,6 +20,9 @@ Subgroups of a lockstep batch (:mod:`xesim.exec.batch`) diverge the same way.  W
 barriers (:meth:`xesim.exec.lockstep.Lockstep.fork`): the producers and consumers of a named-barrier pipeline wait for
 each other.
 Host ``scf.for`` nests are compiled to native code when possible (:mod:`xesim.exec.jit`).
+
+Every iteration of ``scf.for``, ``scf.while`` and ``scf.parallel`` is a step of the run's budget and polls its stop
+flag and deadline now and then (:mod:`xesim.exec.guard`).
 """
 
 from __future__ import annotations
@@ -71,6 +74,7 @@ def _for(op: Any, cx: Any):
 
 def _for_interpreted(op: Any, cx: Any):
     ks = cx.engine.kstate
+    g = cx.engine.guard  # every iteration is a step (xesim/exec/guard.py)
     lb, ub, st = cx.slots(op.operands[:3])
     inits = cx.slots(op.operands[3:])
     res = cx.slots(op.results)
@@ -98,6 +102,9 @@ def _for_interpreted(op: Any, cx: Any):
             # fast path: no loop-carried values, single block
             ops = entry.ops
             for iv in range(lo, hi, s):
+                if g.left <= g.check:
+                    g.poll_steps(op)
+                g.left -= 1
                 fr[iv_slot] = iv
                 i = 0
                 try:
@@ -112,6 +119,9 @@ def _for_interpreted(op: Any, cx: Any):
                     raise ExecFault(str(exc), ops[i] if i < len(ops) else None) from exc
             return
         for iv in range(lo, hi, s):
+            if g.left <= g.check:
+                g.poll_steps(op)
+            g.left -= 1
             vals = run_region(body, fr, [iv, *vals])
         for r, v in zip(res, vals):
             fr[r] = v
@@ -134,6 +144,9 @@ def _for_interpreted(op: Any, cx: Any):
                 if not active:
                     break
                 ks.mask = active
+                if g.left <= g.check:
+                    g.poll_steps(op)
+                g.left -= 1
                 iv = Varying([ivs.get(i) for i in range(n)])
                 new = run_region(body, fr, [iv, *vals])
                 vals = [merge(active, nv, ov, n) for nv, ov in zip(new, vals)]
@@ -213,6 +226,7 @@ def _while(op: Any, cx: Any):
     res = cx.slots(op.results)
     before = cx.compile_region(op.regions[0])
     after = cx.compile_region(op.regions[1])
+    g = cx.engine.guard  # every iteration is a step (xesim/exec/guard.py)
 
     def step(fr: list) -> None:
         mask = ks.mask
@@ -221,6 +235,9 @@ def _while(op: Any, cx: Any):
         exits: list[Any] | None = None  # results of slots that already left the loop
         try:
             while True:
+                if g.left <= g.check:
+                    g.poll_steps(op)
+                g.left -= 1
                 cond, *args = run_region(before, fr, vals)
                 live = ks.mask
                 if isinstance(cond, Varying):
@@ -273,6 +290,7 @@ def _parallel(op: Any, cx: Any):
     body = cx.compile_region(op.regions[0])
     reduce_op = op.regions[0].blocks[-1].ops[-1]
     reducers = [cx.compile_region(r) for r in reduce_op.regions] if reduce_op.name == "scf.reduce" else []
+    g = cx.engine.guard  # every iteration is a step (xesim/exec/guard.py)
 
     def step(fr: list) -> None:
         import itertools
@@ -284,6 +302,9 @@ def _parallel(op: Any, cx: Any):
             ranges.append(range(fr[lo], fr[hi], fr[s]))
         acc = [fr[i] for i in inits]
         for ivs in itertools.product(*ranges):
+            if g.left <= g.check:
+                g.poll_steps(op)
+            g.left -= 1
             partial = run_region(body, fr, list(ivs))
             for k, red in enumerate(reducers):
                 acc[k] = run_region(red, fr, [acc[k], partial[k]])[0]
