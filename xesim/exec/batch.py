@@ -41,6 +41,7 @@ exactly as without batching.
 
 from __future__ import annotations
 
+import itertools
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -189,7 +190,7 @@ def runner(engine: Any, kernel: Any, level: str, instances: list, args: list,
         if any(obs.per_instance for obs in engine.observers):
             # workgroups an observer follows one subgroup at a time run so, in grid order with the batches
             start = 0
-            for i, wg in enumerate(subset + [None]):
+            for i, wg in enumerate(itertools.chain(subset, [None])):  # subset may be a lazy grid run
                 if wg is None or follows_workgroup(engine, wg):
                     if i > start:
                         run_batches(subset[start:i], {})
