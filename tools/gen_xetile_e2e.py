@@ -33,7 +33,7 @@ def fmt(v: float | int, et: str) -> str:
     v = float(np.float32(v))
     if v == 0:
         return "-0" if np.signbit(v) else "0"
-    return "%g" % v
+    return f"{v:g}"
 
 
 def check_memref(rows: np.ndarray, et: str, offset: int, strides: tuple[int, int]) -> list[str]:
@@ -100,6 +100,7 @@ def program(name: str, comment: list[str], module: list[str], checks: list[str])
 DECLS = [
     "  func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}",
     "  func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}",
+    "  func.func private @printMemrefF16(memref<*xf16>) attributes {llvm.emit_c_interface}",
     "  func.func private @printAllcloseF32(memref<*xf32>, memref<*xf32>) attributes {llvm.emit_c_interface}",
     "  func.func private @gemmF16F16F32(memref<*xf16>, memref<*xf16>, memref<*xf32>) attributes {llvm.emit_c_interface}",
     "  func.func private @gemmBF16BF16F32(memref<*xbf16>, memref<*xbf16>, memref<*xf32>) attributes {llvm.emit_c_interface}",
@@ -112,7 +113,7 @@ def print_window(buf: str, shape: tuple[int, int], et: str, r0: int, c0: int, ro
     ld = shape[1]
     off = r0 * ld + c0
     st = f"strided<[{ld}, 1], offset: {off}>" if off else f"strided<[{ld}, 1]>"
-    fn = "printMemrefI32" if et == "i32" else "printMemrefF32"
+    fn = {"i32": "printMemrefI32", "f16": "printMemrefF16"}.get(et, "printMemrefF32")
     return [
         f"    %w{tag} = memref.subview %{buf}[{r0}, {c0}] [{rows}, {cols}] [1, 1] : memref<{shape[0]}x{shape[1]}x{et}> "
         f"to memref<{rows}x{cols}x{et}, {st}>",
@@ -128,16 +129,23 @@ def check_window(ref: np.ndarray, et: str, r0: int, c0: int, rows: int, cols: in
 # ============================================================================ SG GEMM family
 def gemm(name: str, et: str, *, m: int = 1024, n: int = 1024, k: int = 1024, tm: int = 32, tn: int = 64,
          tk: int = 32, trans_a: bool = False, trans_b: bool = False, col_b: bool = False, dynamic: bool = False,
-         preop: bool = False, postop: str = "", note: str = "") -> str:
+         preop: bool = False, postop: str = "", note: str = "", out: str = "",
+         fa: tuple[int, int, int, int] = (3, 5, 7, 3), fb: tuple[int, int, int, int] = (2, 3, 5, 2)) -> str:
     """An SG-level GEMM C[m, n] = A[m, k]·B[k, n] (+ pre/post ops) on a grid of VC threads, each computing a
     tm x tn block with a K loop of step tk (xetile.md §1.6); out-of-bounds tails where the tiles do not divide."""
-    ot = "i32" if et == "i8" else "f32"
+    ot = out or ("i32" if et == "i8" else "f32")
     gm, gn = -(-m // tm), -(-n // tn)
-    a_np = fill_np((m, k), 3, 5, 7, 3)
-    b_np = fill_np((k, n), 2, 3, 5, 2)
+    a_np = fill_np((m, k), *fa)
+    b_np = fill_np((k, n), *fb)
     if preop:
         a_np = a_np * 2  # pre-op: A·2 (arith.addf a, a) before the MMA
     ref = a_np @ b_np
+    if ot == "f16":  # §3.6: the running sum is rounded to f16 after every K-chunk of 16 (exact integer chunk sums)
+        acc = np.zeros((m, n), np.float16)
+        for k0 in range(0, k, 16):
+            part = a_np[:, k0:k0 + 16] @ b_np[k0:k0 + 16]
+            acc = (acc.astype(np.float64) + part).astype(np.float16)
+        ref = acc.astype(np.float64)
     if postop == "relu":
         ref = np.maximum(ref, 0)
     elif postop == "bias":
@@ -149,8 +157,8 @@ def gemm(name: str, et: str, *, m: int = 1024, n: int = 1024, k: int = 1024, tm:
     c_mt = f"memref<{m}x{n}x{ot}>"
     ka = f"memref<?x?x{et}>" if dynamic else a_mt
     kb = f"memref<?x?x{et}>" if dynamic else b_mt
-    zero = "arith.constant dense<0> : vector<%dx%dxi32>" % (tm, tn) if ot == "i32" else \
-        "arith.constant dense<0.0> : vector<%dx%dxf32>" % (tm, tn)
+    zero = (f"arith.constant dense<0> : vector<{tm}x{tn}xi32>" if ot == "i32" else
+            f"arith.constant dense<0.0> : vector<{tm}x{tn}x{ot}>")
 
     def tile(src: str, mt: str, r: str, c: str, h: int, w: int, order: str = "") -> str:
         enc = f", #xetile.tile_attr<order = {order}>" if order else ""
@@ -243,17 +251,18 @@ def gemm(name: str, et: str, *, m: int = 1024, n: int = 1024, k: int = 1024, tm:
     kern += [f"      xetile.store_tile {res}, %tc : vector<{tm}x{tn}x{ot}>, !xetile.tile<{tm}x{tn}x{ot}>",
              "      gpu.return", "    }", "  }"]
     # host
-    idx = {0, 1, 2, 3, 5, 7, 9, gm, gn, m, n, k, *a_store, *b_store}
-    host = ["  func.func @main() {", *consts(idx, {2, 3, 4})]
+    idx = {0, 1, 2, 3, 5, 7, 9, gm, gn, m, n, k, *a_store, *b_store, *fa[:3], *fb[:3]}
+    host = ["  func.func @main() {", *consts(idx, {2, 3, 4, fa[3], fb[3]})]
     host += [f"    %A = memref.alloc() : {a_mt}", f"    %B = memref.alloc() : {b_mt}"]
-    host += fill("A", (m, k), et, 3, 5, 7, 3, transposed=trans_a)
-    host += fill("B", (k, n), et, 2, 3, 5, 2, transposed=trans_b or col_b)
+    host += fill("A", (m, k), et, *fa, transposed=trans_a)
+    host += fill("B", (k, n), et, *fb, transposed=trans_b or col_b)
     host += [f"    %dA = gpu.alloc () : {a_mt}", f"    %dB = gpu.alloc () : {b_mt}", f"    %dC = gpu.alloc () : {c_mt}",
              f"    gpu.memcpy %dA, %A : {a_mt}, {a_mt}", f"    gpu.memcpy %dB, %B : {b_mt}, {b_mt}"]
     args = [f"%dA : {a_mt}", f"%dB : {b_mt}", f"%dC : {c_mt}"]
     pre = []
     if dynamic:
-        pre = [f"    %xA = memref.cast %dA : {a_mt} to memref<?x?x{et}>", f"    %xB = memref.cast %dB : {b_mt} to memref<?x?x{et}>"]
+        pre = [f"    %xA = memref.cast %dA : {a_mt} to memref<?x?x{et}>",
+               f"    %xB = memref.cast %dB : {b_mt} to memref<?x?x{et}>"]
         args = [f"%xA : memref<?x?x{et}>", f"%xB : memref<?x?x{et}>", f"%dC : {c_mt}"]
     if postop == "bias":
         host += ["    %Bs = memref.alloc() : memref<1x" + str(n) + "xf32>"]
@@ -266,7 +275,7 @@ def gemm(name: str, et: str, *, m: int = 1024, n: int = 1024, k: int = 1024, tm:
              f"args({', '.join(args)})",
              f"    %C = memref.alloc() : {c_mt}", f"    gpu.memcpy %C, %dC : {c_mt}, {c_mt}"]
     checks = []
-    plain = not (trans_a or trans_b or col_b or preop or postop) and et in ("f16", "bf16")
+    plain = not (trans_a or trans_b or col_b or preop or postop) and et in ("f16", "bf16") and ot == "f32"
     if plain:  # CPU reference: the runtime's f32 GEMM (C ← C + A·B from a zero C)
         fn = "gemmF16F16F32" if et == "f16" else "gemmBF16BF16F32"
         host += [f"    %R = memref.alloc() : {c_mt}",
@@ -283,13 +292,15 @@ def gemm(name: str, et: str, *, m: int = 1024, n: int = 1024, k: int = 1024, tm:
         checks += check_window(ref, ot, r0, c0, rr, cc)
     host += ["    return", "  }"]
     module = [f"module @{name} attributes {{gpu.container_module}} {{", *kern, "", *host, *DECLS, "}"]
-    what = {"f16": "f16 x f16 -> f32", "bf16": "bf16 x bf16 -> f32", "tf32": "tf32 x tf32 -> f32",
+    what = {"f16": f"f16 x f16 -> {ot}", "bf16": "bf16 x bf16 -> f32", "tf32": "tf32 x tf32 -> f32",
             "i8": "i8 x i8 -> i32"}[et]
     comment = [f"XeTile SG-level GEMM {m}x{n}x{k}, {what} (shared/spec/xetile.md §1.6, §3.6): a grid of {gm}x{gn} "
                f"VC threads, each computing a {tm}x{tn} block of C with a K loop of step {tk}.",
                *([note] if note else []),
-               "A[i][k] = (3i + 5k) mod 7 - 3, B[k][j] = (2k + 3j) mod 5 - 2 (host loops); every sum is an exact "
-               "integer, so the values do not depend on the DPAS rounding.",
+               f"A[i][k] = ({fa[0]}i + {fa[1]}k) mod {fa[2]} - {fa[3]}, B[k][j] = ({fb[0]}k + {fb[1]}j) mod {fb[2]} - "
+               f"{fb[3]} (host loops); every product and K-chunk sum is an exact integer"
+               + (", so the values do not depend on the DPAS rounding." if ot != "f16" else
+                  "; the f16 running sum is rounded after each chunk of 16 (numpy emulates it)."),
                "CHECK lines: tools/gen_xetile_e2e.py (numpy, A @ B from the same formulas)."]
     return program(name, comment, module, checks)
 
@@ -463,7 +474,6 @@ def reduce_size() -> str:
 def softmax(dim: int) -> str:
     """Softmax along one dimension of 32x32 tiles; printed: the sums along that dimension (1 each) and a CPU
     comparison (host loops) with printAllcloseF32."""
-    other = 1 - dim
     red = "32x1" if dim == 1 else "1x32"
     kernel = [*tile_ids(32, 32),
               "%tx0 = xetile.init_tile %X[%r0, %q0] : memref<64x64xf32> -> !xetile.tile<32x32xf32>",
@@ -528,7 +538,7 @@ def softmax(dim: int) -> str:
         [f"XeTile softmax along dimension {dim} of each 32x32 tile (shared/spec/xetile.md §3.9, §3.10): maximum,",
          "exp(x - max), sum, divide, as IMEX's softmax tests do; the sums of the result along the same dimension",
          "are printed (1 each, %g precision) and the result is compared with a CPU softmax in host loops.",
-         f"X[i][j] = (3i + 2j) mod 5 - 2.  CHECK lines: tools/gen_xetile_e2e.py (numpy)."],
+         "X[i][j] = (3i + 2j) mod 5 - 2.  CHECK lines: tools/gen_xetile_e2e.py (numpy)."],
         inputs=[("X", (64, 64), "f32", (3, 2, 5, 2))], outputs=[("Y", (64, 64), "f32"), ("T", tshape, "f32")],
         kernel=kernel, grid=(2, 2),
         windows=[("T", ones, 0, 0, 2, 2) if dim == 1 else ("T", ones, 0, 0, 2, 16),
@@ -537,6 +547,294 @@ def softmax(dim: int) -> str:
     # the CPU reference and the comparison run after the windows are printed
     return text.replace("    return\n  }\n  func.func private @printMemrefF32",
                         "\n".join(cpu + cmp) + "\n    return\n  }\n  func.func private @printMemrefF32", 1)
+
+
+def slm_copy() -> str:
+    """Each of a workgroup's two VC threads stores its half of a 32x64 block into SLM; after a barrier each loads
+    the other half: Y = X with the two 16-row halves of every 32-row block swapped."""
+    x = fill_np((64, 64), 5, 3, 11, 5).astype(np.float64)
+    y = x.reshape(2, 2, 16, 64)[:, ::-1].reshape(64, 64)
+    slm = "!xetile.tile<16x64xf32, #xetile.tile_attr<memory_space = 3 : i64>>"
+    kernel = ["%c16 = arith.constant 16 : index", "%c32 = arith.constant 32 : index",
+              "%slm = memref.alloc() : memref<32x64xf32, 3>",
+              "%row = arith.muli %bx, %c32 : index", "%half = arith.muli %tx, %c16 : index",
+              "%r = arith.addi %row, %half : index",
+              "%tx0 = xetile.init_tile %X[%r, %c0] : memref<64x64xf32> -> !xetile.tile<16x64xf32>",
+              "%x = xetile.load_tile %tx0 : !xetile.tile<16x64xf32> -> vector<16x64xf32>",
+              f"%ts = xetile.init_tile %slm[%half, %c0] : memref<32x64xf32, 3> -> {slm}",
+              f"xetile.store_tile %x, %ts : vector<16x64xf32>, {slm}",
+              "gpu.barrier",
+              "%other = arith.subi %c16, %half : index",
+              f"%tl = xetile.init_tile %slm[%other, %c0] : memref<32x64xf32, 3> -> {slm}",
+              f"%v = xetile.load_tile %tl : {slm} -> vector<16x64xf32>",
+              "%ty0 = xetile.init_tile %Y[%r, %c0] : memref<64x64xf32> -> !xetile.tile<16x64xf32>",
+              "xetile.store_tile %v, %ty0 : vector<16x64xf32>, !xetile.tile<16x64xf32>"]
+    return tile_program(
+        "xetile_slm_copy",
+        ["XeTile tiles on shared local memory (shared/spec/xetile.md §3.1 'SLM tile', memory_space = 3): each of the",
+         "two VC threads of a workgroup stores its 16x64 half of a 32x64 block of X into a memref<32x64xf32, 3>,",
+         "gpu.barrier, then loads the other thread's half and stores it: Y = X with the halves of each block swapped.",
+         "X[i][j] = (5i + 3j) mod 11 - 5.  CHECK lines: tools/gen_xetile_e2e.py (numpy)."],
+        inputs=[("X", (64, 64), "f32", (5, 3, 11, 5))], outputs=[("Y", (64, 64), "f32")], kernel=kernel,
+        grid=(2, 1), threads=(2, 1),
+        windows=[("Y", y, 0, 0, 2, 16), ("Y", y, 16, 48, 2, 16), ("Y", y, 46, 0, 4, 16), ("Y", y, 62, 32, 2, 16)])
+
+
+def coop_transpose() -> str:
+    """Y = Xᵀ for a 64x64 X by the four VC threads of one workgroup: thread (tx, ty) loads block (tx, ty),
+    transposes it, stores it to SLM block (ty, tx); after a barrier it copies SLM block (tx, ty) to Y."""
+    x = fill_np((64, 64), 1, 7, 13, 6).astype(np.float64)
+    y = x.T
+    slm = "!xetile.tile<32x32xf16, #xetile.tile_attr<memory_space = 3 : i64>>"
+    kernel = ["%c32 = arith.constant 32 : index",
+              "%slm = memref.alloc() : memref<64x64xf16, 3>",
+              "%r = arith.muli %tx, %c32 : index", "%q = arith.muli %ty, %c32 : index",
+              "%t0 = xetile.init_tile %X[%r, %q] : memref<64x64xf16> -> !xetile.tile<32x32xf16>",
+              "%x = xetile.load_tile %t0 : !xetile.tile<32x32xf16> -> vector<32x32xf16>",
+              "%xt = xetile.transpose %x, [1, 0] : vector<32x32xf16> -> vector<32x32xf16>",
+              f"%ts = xetile.init_tile %slm[%q, %r] : memref<64x64xf16, 3> -> {slm}",
+              f"xetile.store_tile %xt, %ts : vector<32x32xf16>, {slm}",
+              "gpu.barrier",
+              f"%tl = xetile.init_tile %slm[%r, %q] : memref<64x64xf16, 3> -> {slm}",
+              f"%v = xetile.load_tile %tl : {slm} -> vector<32x32xf16>",
+              "%w = arith.extf %v : vector<32x32xf16> to vector<32x32xf32>",
+              "%ty0 = xetile.init_tile %Y[%r, %q] : memref<64x64xf32> -> !xetile.tile<32x32xf32>",
+              "xetile.store_tile %w, %ty0 : vector<32x32xf32>, !xetile.tile<32x32xf32>"]
+    return tile_program(
+        "xetile_coop_transpose",
+        ["Cooperative transpose through SLM (shared/spec/xetile.md §3.8, §4.4 'convert_layout' pattern): the four VC",
+         "threads of one workgroup each load a 32x32 f16 block (tx, ty) of X, xetile.transpose it, store it to SLM",
+         "block (ty, tx); after gpu.barrier each copies SLM block (tx, ty) to Y (as f32): Y = Xᵀ.",
+         "X[i][j] = (i + 7j) mod 13 - 6.  CHECK lines: tools/gen_xetile_e2e.py (numpy)."],
+        inputs=[("X", (64, 64), "f16", (1, 7, 13, 6))], outputs=[("Y", (64, 64), "f32")], kernel=kernel,
+        grid=(1, 1), threads=(2, 2),
+        windows=[("Y", y, 0, 0, 2, 16), ("Y", y, 30, 30, 4, 4), ("Y", y, 40, 8, 2, 16), ("Y", y, 62, 48, 2, 16)])
+
+
+def _dense(a: np.ndarray, et: str) -> str:
+    if et == "i1":
+        rows = ["[" + ", ".join("true" if v else "false" for v in r) + "]" for r in a]
+    else:
+        rows = ["[" + ", ".join(str(int(v)) for v in r) + "]" for r in a]
+    return "dense<[" + ", ".join(rows) + "]>"
+
+
+def gather_scatter() -> str:
+    """Masked gathers and scatters on scattered tiles (§3.12–§3.13), with update_tile_offset's vector form."""
+    x = fill_np((16, 32), 3, 1, 17, 8).astype(np.float64).reshape(-1)
+    e = np.arange(64).reshape(4, 16)
+    idx = (e * 37 + 5) % 512                         # gather indices
+    mask = (e % 3) != 0
+    delta = np.full((4, 16), 7)
+    sidx = (e * 5 + 11) % 256                        # scatter indices (distinct)
+    smask = (e % 4) != 1
+    g1 = np.where(mask, x[idx], 0.0)                 # disabled elements: the padding, 0 by default
+    g2 = np.where(mask, x[np.minimum(idx + delta, 511)], 0.0)
+    y = np.full(256, -1.0)                           # Y starts as -1 (host loops)
+    y[sidx[smask]] = (g1 + g2)[smask]
+    y = y.reshape(8, 32)
+    g = np.stack([g1, g2]).reshape(8, 16)
+    sc = "!xetile.tile<4x16xf32, #xetile.tile_attr<scattered = true>>"
+    kernel = [f"%idx = arith.constant {_dense(idx, 'index')} : vector<4x16xindex>",
+              f"%mask = arith.constant {_dense(mask, 'i1')} : vector<4x16xi1>",
+              "%delta = arith.constant dense<7> : vector<4x16xindex>",
+              f"%sidx = arith.constant {_dense(sidx, 'index')} : vector<4x16xindex>",
+              f"%smask = arith.constant {_dense(smask, 'i1')} : vector<4x16xi1>",
+              "%xf = memref.collapse_shape %X [[0, 1]] : memref<16x32xf32> into memref<512xf32>",
+              "%yf = memref.collapse_shape %Y [[0, 1]] : memref<8x32xf32> into memref<256xf32>",
+              f"%t = xetile.init_tile %xf, %idx : memref<512xf32>, vector<4x16xindex> -> {sc}",
+              f"%g1 = xetile.load %t, %mask : {sc}, vector<4x16xi1> -> vector<4x16xf32>",
+              f"%t2 = xetile.update_tile_offset %t, %delta : {sc}, vector<4x16xindex>",
+              f"%g2 = xetile.load %t2, %mask : {sc}, vector<4x16xi1> -> vector<4x16xf32>",
+              "%s = arith.addf %g1, %g2 : vector<4x16xf32>",
+              f"%ts = xetile.init_tile %yf, %sidx : memref<256xf32>, vector<4x16xindex> -> {sc}",
+              f"xetile.store %s, %ts, %smask : vector<4x16xf32>, {sc}, vector<4x16xi1>",
+              "%tg = xetile.init_tile %G[%c0, %c0] : memref<8x16xf32> -> !xetile.tile<4x16xf32>",
+              "%c4 = arith.constant 4 : index",
+              "%tg2 = xetile.init_tile %G[%c4, %c0] : memref<8x16xf32> -> !xetile.tile<4x16xf32>",
+              "xetile.store_tile %g1, %tg : vector<4x16xf32>, !xetile.tile<4x16xf32>",
+              "xetile.store_tile %g2, %tg2 : vector<4x16xf32>, !xetile.tile<4x16xf32>"]
+    return tile_program(
+        "xetile_gather_scatter",
+        ["XeTile gathers and scatters with masks (shared/spec/xetile.md §3.12, §3.13): a scattered tile over the",
+         "flattened X with indices (37e + 5) mod 512, gathered under a mask (disabled elements read the padding, 0),",
+         "moved by update_tile_offset's vector form (+7) and gathered again; the sum is scattered into Y (which the",
+         "host set to -1) at indices (5e + 11) mod 256 under another mask.  X[i][j] = (3i + j) mod 17 - 8.",
+         "CHECK lines: tools/gen_xetile_e2e.py (numpy)."],
+        inputs=[("X", (16, 32), "f32", (3, 1, 17, 8)), ("Y", (8, 32), "f32", (0, 0, 1, 1))],
+        outputs=[("G", (8, 16), "f32")], kernel=kernel, grid=(1, 1),
+        windows=[("G", g, 0, 0, 8, 16)],
+        extra_host=[], extra_checks=[]).replace(
+        "    %G = memref.alloc() : memref<8x16xf32>",
+        "    %G = memref.alloc() : memref<8x16xf32>\n    gpu.memcpy %Y, %dY : memref<8x32xf32>, memref<8x32xf32>"
+    ).replace("    return\n  }\n  func.func private @printMemrefF32", "\n".join(
+        print_window("Y", (8, 32), "f32", 0, 0, 8, 32, "y")) + "\n    return\n  }\n  func.func private @printMemrefF32",
+        1) + "\n".join(check_window(y, "f32", 0, 0, 8, 32)) + "\n"
+
+
+def atomics() -> str:
+    """atomic_rmw from four workgroups: addf on a block tile, maxs on a block tile, addi on a scattered tile with
+    duplicate addresses."""
+    x = fill_np((32, 32), 3, 5, 7, 3).astype(np.float64)
+    y0 = fill_np((32, 32), 1, 1, 5, 2).astype(np.float64)
+    i0 = fill_np((32, 32), 5, 3, 9, 4)
+    z0 = fill_np((32, 32), 2, 7, 11, 5)
+    y = y0 + 4 * x
+    z = np.maximum(z0, i0 + 3)
+    cnt = np.zeros((1, 16), np.int64)
+    cnt[0, :8] = 4 * 8  # 4 workgroups x 64 elements spread over 8 counters
+    kernel = ["%t = xetile.init_tile %X[%c0, %c0] : memref<32x32xf32> -> !xetile.tile<32x32xf32>",
+              "%x = xetile.load_tile %t : !xetile.tile<32x32xf32> -> vector<32x32xf32>",
+              "%tyy = xetile.init_tile %Y[%c0, %c0] : memref<32x32xf32> -> !xetile.tile<32x32xf32>",
+              "%o = xetile.atomic_rmw addf %x, %tyy : vector<32x32xf32>, !xetile.tile<32x32xf32> -> vector<32x32xf32>",
+              "%ti = xetile.init_tile %I[%c0, %c0] : memref<32x32xi32> -> !xetile.tile<32x32xi32>",
+              "%i = xetile.load_tile %ti : !xetile.tile<32x32xi32> -> vector<32x32xi32>",
+              "%bxi = arith.index_cast %bx : index to i32",
+              "%bv = vector.broadcast %bxi : i32 to vector<32x32xi32>",
+              "%ib = arith.addi %i, %bv : vector<32x32xi32>",
+              "%tz = xetile.init_tile %Z[%c0, %c0] : memref<32x32xi32> -> !xetile.tile<32x32xi32>",
+              "%oz = xetile.atomic_rmw maxs %ib, %tz : vector<32x32xi32>, !xetile.tile<32x32xi32> -> vector<32x32xi32>",
+              f"%cidx = arith.constant {_dense(np.arange(64).reshape(4, 16) % 8, 'index')} : vector<4x16xindex>",
+              "%cf = memref.collapse_shape %Cnt [[0, 1]] : memref<1x16xi32> into memref<16xi32>",
+              "%tc = xetile.init_tile %cf, %cidx : memref<16xi32>, vector<4x16xindex> -> "
+              "!xetile.tile<4x16xi32, #xetile.tile_attr<scattered = true>>",
+              "%ones = arith.constant dense<1> : vector<4x16xi32>",
+              "%oc = xetile.atomic_rmw addi %ones, %tc : vector<4x16xi32>, "
+              "!xetile.tile<4x16xi32, #xetile.tile_attr<scattered = true>> -> vector<4x16xi32>"]
+    text = tile_program(
+        "xetile_atomics",
+        ["XeTile atomic_rmw (shared/spec/xetile.md §3.7) from four workgroups on the same memory: addf of X onto Y",
+         "(Y = Y0 + 4X), maxs of I + (block id) onto Z (Z = max(Z0, I + 3)), and addi of 1 through a scattered",
+         "4x16 tile whose indices hit 8 counters 8 times each (duplicates within one op apply one after the other):",
+         "each counter ends at 32.  The inputs come from host loops; CHECK lines: tools/gen_xetile_e2e.py (numpy)."],
+        inputs=[("X", (32, 32), "f32", (3, 5, 7, 3)), ("Y", (32, 32), "f32", (1, 1, 5, 2)),
+                ("I", (32, 32), "i32", (5, 3, 9, 4)), ("Z", (32, 32), "i32", (2, 7, 11, 5)),
+                ("Cnt", (1, 16), "i32", (0, 0, 1, 0))],
+        outputs=[], kernel=kernel, grid=(4, 1), windows=[])
+    copies = []
+    for n, et, sh in (("Y", "f32", (32, 32)), ("Z", "i32", (32, 32)), ("Cnt", "i32", (1, 16))):
+        mt = f"memref<{sh[0]}x{sh[1]}x{et}>"
+        copies.append(f"    gpu.memcpy %{n}, %d{n} : {mt}, {mt}")
+    prints = (print_window("Y", (32, 32), "f32", 0, 0, 2, 16, "y") + print_window("Y", (32, 32), "f32", 30, 16, 2, 16, "y2")
+              + print_window("Z", (32, 32), "i32", 0, 0, 2, 16, "z") + print_window("Cnt", (1, 16), "i32", 0, 0, 1, 16, "c"))
+    checks = (check_window(y, "f32", 0, 0, 2, 16) + check_window(y, "f32", 30, 16, 2, 16)
+              + check_window(z, "i32", 0, 0, 2, 16) + check_window(cnt, "i32", 0, 0, 1, 16))
+    text = text.replace("    return\n  }\n  func.func private @printMemrefF32",
+                        "\n".join(copies + prints) + "\n    return\n  }\n  func.func private @printMemrefF32", 1)
+    return text + "\n".join(checks) + "\n"
+
+
+def array_length() -> str:
+    """load_tile of a tile with array_length = 2: two 32x16 blocks side by side (§3.2)."""
+    x = fill_np((32, 64), 3, 1, 13, 6).astype(np.float64)
+    y = np.zeros((32, 32))
+    for it in range(2):
+        c = 32 * it
+        y[:, 16 * it:16 * it + 16] = x[:, c:c + 16] + 2 * x[:, c + 16:c + 32]
+    al = "!xetile.tile<32x16xf32, #xetile.tile_attr<array_length = 2 : i64>>"
+    kernel = ["%c16 = arith.constant 16 : index", "%c32 = arith.constant 32 : index", "%c2 = arith.constant 2 : index",
+              f"%t = xetile.init_tile %X[%c0, %c0] : memref<32x64xf32> -> {al}",
+              "%ty1 = xetile.init_tile %Y[%c0, %c0] : memref<32x32xf32> -> !xetile.tile<32x16xf32>",
+              f"%e:2 = scf.for %it = %c0 to %c2 step %c1 iter_args(%at = %t, %yt = %ty1) -> ({al}, !xetile.tile<32x16xf32>) {{",
+              f"  %v0, %v1 = xetile.load_tile %at : {al} -> vector<32x16xf32>, vector<32x16xf32>",
+              "  %d = arith.addf %v1, %v1 : vector<32x16xf32>",
+              "  %s = arith.addf %v0, %d : vector<32x16xf32>",
+              "  xetile.store_tile %s, %yt : vector<32x16xf32>, !xetile.tile<32x16xf32>",
+              f"  %an = xetile.update_tile_offset %at, [%c0, %c32] : {al}",
+              "  %yn = xetile.update_tile_offset %yt, [%c0, %c16] : !xetile.tile<32x16xf32>",
+              f"  scf.yield %an, %yn : {al}, !xetile.tile<32x16xf32>",
+              "}"]
+    return tile_program(
+        "xetile_array_length",
+        ["load_tile with array_length = 2 (shared/spec/xetile.md §2.2, §3.2): a 32x16 tile stands for two adjacent",
+         "32x16 blocks and returns two vectors; in a loop moved by 32 columns, Y[:, 16k + j] = X[:, 32k + j] +",
+         "2 X[:, 32k + 16 + j].  X[i][j] = (3i + j) mod 13 - 6.  CHECK lines: tools/gen_xetile_e2e.py (numpy)."],
+        inputs=[("X", (32, 64), "f32", (3, 1, 13, 6))], outputs=[("Y", (32, 32), "f32")], kernel=kernel, grid=(1, 1),
+        windows=[("Y", y, 0, 0, 2, 32), ("Y", y, 30, 0, 2, 32)])
+
+
+def wg_gemm(name: str, et: str, size: int, wg: int, layout: tuple[int, int], tk: int, relu: bool = False) -> str:
+    """A workgroup-level GEMM written once per workgroup with wg_map (xetile.md §1.6 second program, §4)."""
+    l0, l1 = layout
+    da, db = (wg // l0, tk), (tk, wg // l1)
+    dc = (wg // l0, wg // l1)
+    g = size // wg
+    a_np = fill_np((size, size), 3, 5, 7, 3)
+    b_np = fill_np((size, size), 2, 3, 5, 2)
+    ref = a_np @ b_np
+    if relu:
+        ref = np.maximum(ref, 0)
+    ta = f"#xetile.tile_attr<wg_map = <sg_layout = [{l0}, {l1}], sg_data = [{da[0]}, {da[1]}]>>"
+    tb = f"#xetile.tile_attr<wg_map = <sg_layout = [{l0}, {l1}], sg_data = [{db[0]}, {db[1]}]>>"
+    tc = f"#xetile.tile_attr<wg_map = <sg_layout = [{l0}, {l1}], sg_data = [{dc[0]}, {dc[1]}]>>"
+    ma = f"#xetile.wg_map<sg_layout = [{l0}, {l1}], sg_data = [{da[0]}, {da[1]}]>"
+    mb = f"#xetile.wg_map<sg_layout = [{l0}, {l1}], sg_data = [{db[0]}, {db[1]}]>"
+    mc = f"#xetile.wg_map<sg_layout = [{l0}, {l1}], sg_data = [{dc[0]}, {dc[1]}]>"
+    mt = f"memref<{size}x{size}x{et}>"
+    ct = f"memref<{size}x{size}xf32>"
+    aty, bty, cty = (f"!xetile.tile<{wg}x{tk}x{et}, {ta}>", f"!xetile.tile<{tk}x{wg}x{et}, {tb}>",
+                     f"!xetile.tile<{wg}x{wg}xf32, {tc}>")
+    kern = [
+        "  gpu.module @kernels {",
+        f"    gpu.func @gemm(%A: {mt}, %B: {mt}, %C: {ct}) kernel {VC} {{",
+        "      %c0 = arith.constant 0 : index",
+        f"      %ctk = arith.constant {tk} : index",
+        f"      %cwg = arith.constant {wg} : index",
+        f"      %ck = arith.constant {size} : index",
+        "      %bx = gpu.block_id x",
+        "      %by = gpu.block_id y",
+        "      %m = arith.muli %bx, %cwg : index",
+        "      %n = arith.muli %by, %cwg : index",
+        f"      %tcw = xetile.init_tile %C[%m, %n] : {ct} -> {cty}",
+        f"      %z = arith.constant {{map = {mc}}} dense<0.0> : vector<{wg}x{wg}xf32>",
+        f"      %taw = xetile.init_tile %A[%m, %c0] : {mt} -> {aty}",
+        f"      %tbw = xetile.init_tile %B[%c0, %n] : {mt} -> {bty}",
+        f"      %o:3 = scf.for %k = %c0 to %ck step %ctk iter_args(%at = %taw, %bt = %tbw, %acc = %z) -> ({aty}, {bty}, "
+        f"vector<{wg}x{wg}xf32>) {{",
+        f"        %a = xetile.load_tile %at : {aty} -> vector<{wg}x{tk}x{et}>",
+        f"        %b = xetile.load_tile %bt : {bty} -> vector<{tk}x{wg}x{et}>",
+        f"        %d = xetile.tile_mma %a, %b, %acc {{wg_map_a = {ma}, wg_map_b = {mb}, wg_map_c = {mc}}} : "
+        f"vector<{wg}x{tk}x{et}>, vector<{tk}x{wg}x{et}>, vector<{wg}x{wg}xf32> -> vector<{wg}x{wg}xf32>",
+        f"        %an = xetile.update_tile_offset %at, [%c0, %ctk] : {aty}",
+        f"        %bn = xetile.update_tile_offset %bt, [%ctk, %c0] : {bty}",
+        f"        scf.yield %an, %bn, %d : {aty}, {bty}, vector<{wg}x{wg}xf32>",
+        "      }",
+    ]
+    res = "%o#2"
+    if relu:
+        kern += [f"      %zr = arith.constant {{map = {mc}}} dense<0.0> : vector<{wg}x{wg}xf32>",
+                 f"      %r = arith.maximumf %o#2, %zr {{map = {mc}}} : vector<{wg}x{wg}xf32>"]
+        res = "%r"
+    kern += [f"      xetile.store_tile {res}, %tcw : vector<{wg}x{wg}xf32>, {cty}", "      gpu.return", "    }", "  }"]
+    host = ["  func.func @main() {", *consts({0, 1, 2, 3, 5, 7, g, l0, l1, size}, {2, 3}),
+            f"    %A = memref.alloc() : {mt}", f"    %B = memref.alloc() : {mt}",
+            *fill("A", (size, size), et, 3, 5, 7, 3), *fill("B", (size, size), et, 2, 3, 5, 2),
+            f"    %dA = gpu.alloc () : {mt}", f"    %dB = gpu.alloc () : {mt}", f"    %dC = gpu.alloc () : {ct}",
+            f"    gpu.memcpy %dA, %A : {mt}, {mt}", f"    gpu.memcpy %dB, %B : {mt}, {mt}",
+            f"    gpu.launch_func @kernels::@gemm blocks in (%c{g}, %c{g}, %c1) threads in (%c{l1}, %c{l0}, %c1) "
+            f"args(%dA : {mt}, %dB : {mt}, %dC : {ct})",
+            f"    %C = memref.alloc() : {ct}", f"    gpu.memcpy %C, %dC : {ct}, {ct}"]
+    checks = []
+    if not relu:
+        fn = "gemmF16F16F32" if et == "f16" else "gemmBF16BF16F32"
+        host += [f"    %R = memref.alloc() : {ct}", f"    %ua = memref.cast %A : {mt} to memref<*x{et}>",
+                 f"    %ub = memref.cast %B : {mt} to memref<*x{et}>", f"    %ur = memref.cast %R : {ct} to memref<*xf32>",
+                 f"    %uc = memref.cast %C : {ct} to memref<*xf32>",
+                 f"    call @{fn}(%ua, %ub, %ur) : (memref<*x{et}>, memref<*x{et}>, memref<*xf32>) -> ()",
+                 "    call @printAllcloseF32(%uc, %ur) : (memref<*xf32>, memref<*xf32>) -> ()"]
+        checks.append("// CHECK: [ALLCLOSE: TRUE]")
+    for t, (r0, c0) in enumerate([(0, 0), (size - 2, size - 16), (wg - 1, wg - 8)]):
+        host += print_window("C", (size, size), "f32", r0, c0, 2, 16, str(t))
+        checks += check_window(ref, "f32", r0, c0, 2, 16)
+    host += ["    return", "  }"]
+    module = [f"module @{name} attributes {{gpu.container_module}} {{", *kern, "", *host, *DECLS, "}"]
+    comment = [f"XeTile workgroup-level GEMM {size}^3 {et} -> f32 (shared/spec/xetile.md §1.6 second program, §4):",
+               f"written once per workgroup on {wg}x{wg} tiles of C with wg_map sg_layout = [{l0}, {l1}]; {g}x{g} "
+               f"workgroups of {l0 * l1} VC threads; xesim runs it on whole tiles (xetile.wg.semantics).",
+               *(["Post-op: ReLU (arith.maximumf with a map) before the store."] if relu else []),
+               "A[i][k] = (3i + 5k) mod 7 - 3, B[k][j] = (2k + 3j) mod 5 - 2 (host loops); every sum is exact.",
+               "CHECK lines: tools/gen_xetile_e2e.py (numpy)."]
+    return program(name, comment, module, checks)
 
 
 # ============================================================================ registry
@@ -569,6 +867,19 @@ PROGRAMS = {
     "xetile_reduction_size": reduce_size,
     "xetile_softmax_dim1": lambda: softmax(1),
     "xetile_softmax_dim0": lambda: softmax(0),
+    "xetile_slm_copy": slm_copy,
+    "xetile_coop_transpose": coop_transpose,
+    "xetile_gather_scatter": gather_scatter,
+    "xetile_atomics": atomics,
+    "xetile_array_length": array_length,
+    "xetile_wg_gemm_1k_f16": lambda: wg_gemm("xetile_wg_gemm_1k_f16", "f16", 1024, 256, (8, 4), 32),
+    "xetile_wg_gemm_512_bf16_relu": lambda: wg_gemm("xetile_wg_gemm_512_bf16_relu", "bf16", 512, 128, (4, 4), 32,
+                                                    relu=True),
+    "xetile_gemm_f16_out_chunks": lambda: gemm(
+        "xetile_gemm_f16_out_chunks", "f16", m=64, n=64, k=128, tm=32, tn=32, tk=64, out="f16",
+        fa=(3, 5, 31, 0), fb=(2, 3, 17, 0),
+        note="f16 output: tile_mma's K-chunks of 16 accumulate in increasing order, each rounded to f16 (§3.6); "
+             "14 of the 32 values of each printed window differ from one final rounding of the exact sum."),
     "xetile_gemm_oob_tails": lambda: gemm(
         "xetile_gemm_oob_tails", "f16", m=200, n=72, k=104, tm=32, tn=32, tk=32,
         note="Non-power-of-two shapes: the last tiles reach past M, N and K; out-of-bounds loads read 0 and "

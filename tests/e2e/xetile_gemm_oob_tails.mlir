@@ -1,6 +1,6 @@
 // XeTile SG-level GEMM 200x72x104, f16 x f16 -> f32 (shared/spec/xetile.md §1.6, §3.6): a grid of 7x3 VC threads, each computing a 32x32 block of C with a K loop of step 32.
 // Non-power-of-two shapes: the last tiles reach past M, N and K; out-of-bounds loads read 0 and out-of-bounds stores are dropped (§3.2, §3.3).
-// A[i][k] = (3i + 5k) mod 7 - 3, B[k][j] = (2k + 3j) mod 5 - 2 (host loops); every sum is an exact integer, so the values do not depend on the DPAS rounding.
+// A[i][k] = (3i + 5k) mod 7 - 3, B[k][j] = (2k + 3j) mod 5 - 2 (host loops); every product and K-chunk sum is an exact integer, so the values do not depend on the DPAS rounding.
 // CHECK lines: tools/gen_xetile_e2e.py (numpy, A @ B from the same formulas).
 // RUN: xesim run %s | filecheck %s
 
@@ -101,6 +101,7 @@ module @xetile_gemm_oob_tails attributes {gpu.container_module} {
   }
   func.func private @printMemrefF32(memref<*xf32>) attributes {llvm.emit_c_interface}
   func.func private @printMemrefI32(memref<*xi32>) attributes {llvm.emit_c_interface}
+  func.func private @printMemrefF16(memref<*xf16>) attributes {llvm.emit_c_interface}
   func.func private @printAllcloseF32(memref<*xf32>, memref<*xf32>) attributes {llvm.emit_c_interface}
   func.func private @gemmF16F16F32(memref<*xf16>, memref<*xf16>, memref<*xf32>) attributes {llvm.emit_c_interface}
   func.func private @gemmBF16BF16F32(memref<*xbf16>, memref<*xbf16>, memref<*xf32>) attributes {llvm.emit_c_interface}
