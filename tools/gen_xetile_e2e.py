@@ -21,8 +21,6 @@ from pathlib import Path
 import numpy as np
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "e2e"
-NP = {"f16": np.float16, "bf16": np.float32, "tf32": np.float32, "f32": np.float32, "i8": np.int64,
-      "i32": np.int64}
 
 
 # ============================================================================ formatting (RunnerUtils.h printMemRef)
@@ -80,9 +78,11 @@ def fill(name: str, shape: tuple[int, int], et: str, a: int, b: int, p: int, q: 
 
 
 def fill_np(shape: tuple[int, int], a: int, b: int, p: int, q: int) -> np.ndarray:
+    """The formula of :func:`fill` as float64 integers (every product and sum below stays an integer < 2**53, so
+    float64 matrix products are exact whatever their order, and fast)."""
     i = np.arange(shape[0])[:, None]
     j = np.arange(shape[1])[None, :]
-    return ((a * i + b * j) % p - q).astype(np.int64)
+    return ((a * i + b * j) % p - q).astype(np.float64)
 
 
 def consts(values: set[int], i32: set[int]) -> list[str]:
