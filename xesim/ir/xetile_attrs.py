@@ -204,10 +204,7 @@ def parse_tile_encoding(p: Any) -> TileAttr:
     loc = p.loc()
     if p.at_punct("<"):
         return _parse_tile_attr_body(p)
-    try:
-        a = p.parse_attribute()
-    except Exception:  # noqa: BLE001 - any malformed encoding gets IMEX's message
-        raise p.fail(ENCODING_ERROR, loc.offset) from None
+    a = p.parse_attribute()  # a malformed #xetile.tile_attr reports its own problem
     if not isinstance(a, TileAttr):
         raise p.fail(ENCODING_ERROR, loc.offset)
     return a
