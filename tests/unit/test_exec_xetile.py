@@ -261,3 +261,17 @@ def test_assumptions_are_target_parameters_with_the_spec_defaults() -> None:
     for path, value in want.items():
         assert t.params[path].value == value and t.params[path].assumed, path
     assert load_target("bmg").params["xetile.reduction.order"].value == "imex"  # inherited
+
+
+# ============================================================================ observers
+def test_race_detector_sees_xetile_accesses() -> None:
+    """A store and a load of the same SLM tile by two subgroups: a race without a barrier, none with one
+    (tests/e2e/xetile_slm_copy.mlir)."""
+    from tests.conftest import run_xesim
+
+    status, _, err = run_xesim(["run", "--check-races", str(ROOT / "tests" / "e2e" / "race_xetile_slm_racy.mlir")])
+    assert status != 0
+    assert "'xetile.store_tile' op data race: subgroup 1 writes 4096 byte(s)" in err
+    assert "that subgroup 0 read with 'xetile.load_tile'" in err
+    status, out, err = run_xesim(["run", "--check-races", str(ROOT / "tests" / "e2e" / "xetile_slm_copy.mlir")])
+    assert status == 0, err
