@@ -21,7 +21,6 @@ from xesim.diagnostics import DiagnosticError
 from xesim.exec.faults import ExecFault
 from xesim.exec.levels import classify_kernel
 from xesim.exec.values import MemRefValue, dtype_of, identity_strides
-from xesim.ir import types as T
 from xesim.ir.parser import parse_source
 from xesim.verify.structural import verify_module
 
