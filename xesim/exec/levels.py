@@ -28,8 +28,13 @@ def classify_kernel(kernel: Any) -> tuple[str, Any]:
     * ``subgroup``: other XeGPU code (ops on whole subgroup tiles);
     * ``lane`` without evidence: plain GPU code without XeGPU ops (every work-item executes).
     """
+    xetile = xetile_level(kernel)
+    if xetile == "workgroup":
+        return xetile, None
     if "VectorComputeFunctionINTEL" in kernel.attributes:
         return "vc", None
+    if xetile is not None:
+        return xetile, None
     first_xegpu = None
     simt = None
     for op in kernel.walk():
@@ -46,6 +51,25 @@ def classify_kernel(kernel: Any) -> tuple[str, Any]:
     if first_xegpu is not None:
         return "subgroup", None
     return "lane", None
+
+
+def xetile_level(kernel: Any) -> str | None:
+    """XeTile kernels (shared/spec/xetile.md §1.3): ``workgroup`` when a tile type or an op carries a ``wg_map`` (the
+    program is written once for the whole workgroup: one whole-tile execution per workgroup), ``subgroup`` for other
+    XeTile code (one execution per subgroup, or per VC thread when the kernel is a VC kernel), None without XeTile."""
+    from xesim.ir.xetile_attrs import XeTileMap
+
+    found = None
+    for op in kernel.walk():
+        if not op.name.startswith("xetile."):
+            continue
+        found = "subgroup"
+        if any(isinstance(a, XeTileMap) and a.kind == "wg_map" for a in op.attributes.values()):
+            return "workgroup"
+        for v in (*op.operands, *op.results):
+            if isinstance(v.type, T.TileType) and v.type.wg_map is not None:
+                return "workgroup"
+    return found
 
 
 def workgroup_layout_in(op: Any) -> bool:

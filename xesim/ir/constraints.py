@@ -25,6 +25,7 @@ from xesim.ir.types import (
     NbarrierType,
     OpaqueType,
     TensorDescType,
+    TileType,
     Type,
     UnrankedMemRefType,
     VectorType,
@@ -59,6 +60,15 @@ def _is_pointer(t: Type) -> bool:
 
 def _is_memref_1d(t: Type) -> bool:
     return isinstance(t, MemRefType) and t.rank == 1
+
+
+def _is_xetile_scalar(t: Type) -> bool:
+    """XeTile's scalar types (shared/spec/xetile.md §2.10): i1..i64 of any signedness, f16/f32/f64/bf16/tf32, index."""
+    if isinstance(t, IntegerType):
+        return t.width in (1, 8, 16, 32, 64)
+    if isinstance(t, FloatType):
+        return t.name in ("f16", "f32", "f64", "bf16", "tf32")
+    return isinstance(t, IndexType)
 
 
 def _is_xegpu_elem(t: Type) -> bool:
@@ -133,6 +143,30 @@ CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
         "vector or scalar of integer or float",
     ),
     "OpaqueLLVMPointer": (lambda t: isinstance(t, OpaqueType), "opaque dialect type"),
+    # XeTile (shared/spec/xetile.md §2.10)
+    "XeTile": (lambda t: isinstance(t, TileType), "XeTile"),
+    "XeTile2DVector": (
+        lambda t: isinstance(t, VectorType) and t.rank == 2 and _is_xetile_scalar(t.element_type),
+        "2D vector of scalar values",
+    ),
+    "XeTile1Or2DVector": (
+        lambda t: isinstance(t, VectorType) and t.rank in (1, 2) and _is_xetile_scalar(t.element_type),
+        "1D or 2D vector of scalar values",
+    ),
+    "XeTileMask": (
+        lambda t: isinstance(t, VectorType) and t.rank in (1, 2) and t.element_type == I1,
+        "1D or 2D vector of 1-bit signless integer values",
+    ),
+    "XeTileIndexVector": (
+        lambda t: isinstance(t, VectorType) and t.rank in (1, 2) and isinstance(t.element_type, IndexType),
+        "1D or 2D vector of index values",
+    ),
+    "XeTileBase": (
+        lambda t: (isinstance(t, MemRefType) and _is_xetile_scalar(t.element_type))
+        or (isinstance(t, IntegerType) and t.width in (32, 64) and t.signedness in ("", "u")),
+        "memref of scalar values or 64-bit signless integer or 64-bit unsigned integer or 32-bit signless integer "
+        "or 32-bit unsigned integer",
+    ),
 }
 
 

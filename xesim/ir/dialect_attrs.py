@@ -19,6 +19,10 @@ _NOT_ENUM = {"true", "false", "unit", "dense", "array", "affine_map", "strided",
 
 def parse_dialect_attr(p: Any, tok: Any, name: str) -> A.Attribute:
     dialect, mnemonic = name.split(".", 1)
+    if dialect == "xetile":
+        from xesim.ir.xetile_attrs import parse_xetile_attr
+
+        return parse_xetile_attr(p, tok, mnemonic)
     glued = p.at_punct("<") and p.peek().start == tok.end
     if dialect not in STRUCTURED_DIALECTS:
         body = p._balanced_body() if glued else ""

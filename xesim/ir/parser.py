@@ -797,10 +797,12 @@ class Parser:
             return self._parse_tensor_desc()
         if name == "xegpu.mem_desc":
             return self._parse_mem_desc()
+        if name == "xetile.tile":
+            return self._parse_xetile_tile()
         if "." not in name:
             raise self.fail(f"undefined symbol alias id '{name}'", t.start)
         dialect, rest = name.split(".", 1)
-        if dialect in ("xegpu", "gpu"):
+        if dialect in ("xegpu", "gpu", "xetile"):
             raise self.fail(f"unknown type '!{name}'", t.start)
         return T.OpaqueType(dialect, "." + rest + self._balanced_body())
 
@@ -823,6 +825,17 @@ class Parser:
                 raise error(aloc, f"unexpected attribute in tensor_desc type: {a}")
         self.expect(">")
         return T.TensorDescType(tuple(dims), elem, encoding, layout)
+
+    def _parse_xetile_tile(self) -> T.TileType:
+        """``!xetile.tile<dims x elem[, encoding]>`` (shared/spec/xetile.md §2.1; encodings in xetile_attrs)."""
+        from xesim.ir.xetile_attrs import parse_tile_encoding
+
+        self.expect("<")
+        dims, _ = self._parse_dims(allow_dynamic=True)
+        elem = self.parse_type()
+        encoding = parse_tile_encoding(self) if self.accept(",") else None
+        self.expect(">")
+        return T.TileType(tuple(dims), elem, encoding)
 
     def _parse_mem_desc(self) -> T.MemDescType:
         self.expect("<")

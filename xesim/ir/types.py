@@ -322,6 +322,66 @@ class MemDescType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class TileType(Type):
+    """``!xetile.tile<32x64xf16[, #xetile.tile_attr<...>]>`` (shared/spec/xetile.md §2.1): a descriptor of a window
+    of a 2-D surface (or, ``scattered``, of one index per element).  ``encoding`` is an
+    :class:`xesim.ir.xetile_attrs.TileAttr` or None; the properties give the §2.1 defaults when it is absent."""
+
+    shape: tuple[int, ...]
+    element_type: Type
+    encoding: Attribute | None = None
+
+    def __str__(self) -> str:
+        s = f"!xetile.tile<{_dims(self.shape)}{self.element_type}"
+        if self.encoding is not None:
+            s += f", {self.encoding}"
+        return s + ">"
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    def _param(self, name: str) -> Any:
+        return getattr(self.encoding, name, None)
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """``(1, 0)`` row-major (default) or ``(0, 1)`` column-major."""
+        return self._param("order") or (1, 0)
+
+    @property
+    def column_major(self) -> bool:
+        return self.order == (0, 1)
+
+    @property
+    def array_length(self) -> int:
+        v = self._param("array_length")
+        return int(getattr(v, "value", 1) or 1)
+
+    @property
+    def memory_space(self) -> int:
+        """The integer memory space (0 = global, 3 = SLM); a non-integer attribute counts as 0."""
+        v = getattr(self._param("memory_space"), "value", 0)
+        return v if isinstance(v, int) else 0
+
+    @property
+    def is_slm(self) -> bool:
+        return self.memory_space == 3
+
+    @property
+    def scattered(self) -> bool:
+        return bool(self._param("scattered"))
+
+    @property
+    def wg_map(self) -> Any:
+        return self._param("wg_map")
+
+    @property
+    def sg_map(self) -> Any:
+        return self._param("sg_map")
+
+
+@dataclass(frozen=True, slots=True)
 class OpaqueType(Type):
     """A type of a dialect xesim does not model (e.g. ``!llvm.ptr``), kept verbatim."""
 
@@ -348,7 +408,7 @@ NONE = NoneType()
 
 def element_type_of(t: Type) -> Type:
     """Element type of a shaped type, or the type itself for scalars."""
-    if isinstance(t, (VectorType, MemRefType, UnrankedMemRefType, TensorDescType, MemDescType)):
+    if isinstance(t, (VectorType, MemRefType, UnrankedMemRefType, TensorDescType, MemDescType, TileType)):
         return t.element_type
     return t
 

@@ -62,6 +62,7 @@ from xesim.diagnostics import Diagnostic
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+from xesim.observe.races_xetile import footprints as xetile_footprints
 
 I64 = np.int64
 READ, WRITE, ATOMIC = "r", "w", "a"
@@ -743,8 +744,11 @@ FOOTPRINTS: dict[str, Any] = {
     "xegpu.store_matrix": _fp_matrix,
 }
 
+FOOTPRINTS.update(xetile_footprints(READ, WRITE, ATOMIC))
+
 #: Ops with memory traits in ``isa/`` that need no footprint, and why.
 NOT_ACCESSES: dict[str, str] = {
+    "xetile.prefetch_tile": "a prefetch has no architectural effect (shared/spec/xetile.md §3.4)",
     "xegpu.prefetch_nd": "a prefetch has no architectural effect (spec/pvc-hardware.md §1.3)",
     "xegpu.prefetch": "a prefetch has no architectural effect",
     "gpu.printf": "writes the printf buffer, not memory",
