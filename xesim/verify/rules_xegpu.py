@@ -16,7 +16,6 @@ obsolete downstream patch); legacy ``transpose`` on scattered loads/stores swaps
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import prod
 from typing import Any
 
@@ -25,7 +24,7 @@ from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
 from xesim.verify import xegpu_layout as xl
-from xesim.verify.predicates import predicate
+from xesim.verify.predicates import RuleError, rule_registrar
 from xesim.verify.rules_memref import canonical_strides, strides_and_offset
 
 # xegpu dialect docs (shared/seeds/xegpu-dialect-reference.txt, alloc_nbarrier / init_nbarrier): named barrier
@@ -38,34 +37,9 @@ READ_HINTS = ("cached", "uncached", "streaming", "read_invalidate")
 WRITE_HINTS = ("cached", "uncached", "write_back", "write_through")
 
 
-class _RuleError(Exception):
-    """One diagnostic; ``on_op`` adds MLIR's ``'xegpu.op' op`` prefix."""
-
-    def __init__(self, message: str, on_op: bool = True) -> None:
-        super().__init__(message)
-        self.message = message
-        self.on_op = on_op
-
-
-def _rule(name: str) -> Callable[[Callable[[Operation, Any], None]], Callable[[Operation, Any], None]]:
-    """Register ``fn`` as predicate ``name``, preceded by the type/attribute checks every XeGPU op gets."""
-
-    def wrap(fn: Callable[[Operation, Any], None]) -> Callable[[Operation, Any], None]:
-        def run(op: Operation, ctx: Any) -> None:
-            try:
-                _check_types_and_attrs(op)
-                fn(op, ctx)
-            except _RuleError as f:
-                if f.on_op:
-                    ctx.error(op, f.message)
-                else:
-                    ctx.error_at(op.loc, f.message)
-
-        run.__doc__ = fn.__doc__
-        predicate(name)(run)
-        return fn
-
-    return wrap
+_RuleError = RuleError
+#: registers a rule, preceded by the type/attribute checks every XeGPU op gets (xesim/verify/predicates.py)
+_rule = rule_registrar(lambda op: _check_types_and_attrs(op))
 
 
 # ============================================================================== shared helpers

@@ -11,7 +11,6 @@ result shape differs from the tile, a transpose that is not a permutation, ...),
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
@@ -19,7 +18,7 @@ from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
 from xesim.ir.directives.common import DYNAMIC_INDEX
 from xesim.ir.xetile_attrs import TileAttr, XeTileMap, attr_problems
-from xesim.verify.predicates import predicate
+from xesim.verify.predicates import RuleError, rule_registrar
 
 INT_KINDS = ("minui", "minsi", "maxui", "maxsi", "and", "or", "xor")
 FLOAT_KINDS = ("minnumf", "maxnumf", "minimumf", "maximumf")
@@ -28,30 +27,9 @@ DPAS_COMBOS = {  # spec §3.6 table (IMEX lib/Utils/XeArch.cpp checkSupportedDpa
 }
 
 
-class _RuleError(Exception):
-    def __init__(self, message: str, on_op: bool = True) -> None:
-        super().__init__(message)
-        self.message = message
-        self.on_op = on_op
-
-
-def _rule(name: str) -> Callable[[Callable[[Operation, Any], None]], Callable[[Operation, Any], None]]:
-    def wrap(fn: Callable[[Operation, Any], None]) -> Callable[[Operation, Any], None]:
-        def run(op: Operation, ctx: Any) -> None:
-            try:
-                _check_types_and_attrs(op)
-                fn(op, ctx)
-            except _RuleError as f:
-                if f.on_op:
-                    ctx.error(op, f.message)
-                else:
-                    ctx.error_at(op.loc, f.message)
-
-        run.__doc__ = fn.__doc__
-        predicate(name)(run)
-        return fn
-
-    return wrap
+_RuleError = RuleError
+#: registers a rule, preceded by the type/attribute checks every XeTile op gets (xesim/verify/predicates.py)
+_rule = rule_registrar(lambda op: _check_types_and_attrs(op))
 
 
 def _check_types_and_attrs(op: Operation) -> None:
