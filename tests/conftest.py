@@ -51,6 +51,15 @@ class MlirFile(pytest.File):
                 yield MlirRunItem.from_parent(self, name=f"RUN{i + 1}", command=cmd)
 
 
+def in_sweeps(path: Path) -> bool:
+    """Whether the whole-repository sweeps (every program under ``XESIM_ENGINE=both``, under ``--check-races``,
+    batched against unbatched) include program ``path``.  They leave out the XeTile 1024^3 GEMMs
+    (``tests/e2e/xetile_gemm_1k_*``): their own RUN lines check them, and under the sweeps' slow modes (the
+    reference engine interprets every subgroup, the race detector runs subgroups one at a time) each takes
+    minutes; the smaller XeTile programs cover the same ops in the sweeps."""
+    return not path.name.startswith("xetile_gemm_1k_")
+
+
 def run_xesim(argv: list[str]) -> tuple[int, str, str]:
     from xesim.cli import main
 

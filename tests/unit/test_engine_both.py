@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import xesim
-from tests.conftest import run_xesim
+from tests.conftest import in_sweeps, run_xesim
 from xesim.diagnostics import DiagnosticError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -321,7 +321,8 @@ def _kernel_programs() -> list[Path]:
     --check-races: lockstep and one-after-another are different interleavings, so the engines must differ; see
     test_a_racy_program_differs_under_both)."""
     files = sorted((ROOT / "examples").glob("*.mlir")) + sorted((ROOT / "tests/e2e").glob("*.mlir"))
-    return [f for f in files if "gpu.launch_func" in f.read_text() and f.name != "race_slm_exchange_racy.mlir"]
+    return [f for f in files if "gpu.launch_func" in f.read_text() and f.name != "race_slm_exchange_racy.mlir"
+            and in_sweeps(f)]
 
 
 def test_a_racy_program_differs_under_both(monkeypatch) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest import run_xesim
+from tests.conftest import in_sweeps, run_xesim
 from xesim.diagnostics import Location
 from xesim.hw.memory import AddressSpace
 from xesim.observe import races
@@ -434,7 +434,8 @@ def test_the_api_reports_a_race_as_a_diagnostic() -> None:
 
 def _kernel_programs() -> list[Path]:
     files = sorted(E2E.glob("*.mlir")) + sorted((ROOT / "examples").glob("*.mlir"))
-    return [f for f in files if "gpu.launch_func" in f.read_text() and "RUN: not" not in f.read_text()]
+    return [f for f in files if "gpu.launch_func" in f.read_text() and "RUN: not" not in f.read_text()
+            and in_sweeps(f)]
 
 
 @pytest.mark.parametrize("path", _kernel_programs(), ids=lambda p: p.name)
