@@ -36,7 +36,7 @@ DOMAINS: dict[str, tuple] = {
 }
 
 _PROBE_RE = re.compile(r"^// PROBE: dpas a=(\w+) dst=(\w+) vectors=([\w,]+)\s*$", re.M)
-_FORMATS = {"bf16": ("bf16", "bfloat16", 16), "fp16": ("f16", "float16", 16), "tf32": ("tf32", "float32", 8)}
+_NUMPY_TYPES = {"bf16": "bfloat16", "fp16": "float16", "tf32": "float32"}  # input format -> its values' dtype
 
 
 class CalibrationError(Exception):
@@ -122,8 +122,10 @@ def _predict(params: tuple, fmt: str, dst: str, ids: tuple[str, ...]) -> tuple[t
     import ml_dtypes
 
     from xesim.numerics.dpas import dpas_instruction
+    from xesim.probe.emit import FORMATS, dpas_k
 
-    t, dname, k = _FORMATS[fmt]
+    t, dname = FORMATS[fmt][0], _NUMPY_TYPES[fmt]
+    k = dpas_k(t)
     dtype = np.dtype(getattr(ml_dtypes, dname, None) or dname)
     udt = np.uint16 if dtype.itemsize == 2 else np.uint32
     if dst == "f32":

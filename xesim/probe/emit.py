@@ -22,8 +22,22 @@ from pathlib import Path
 from xesim.numerics.dpas_vectors import VECTORS, VECTORS_16
 from xesim.probe.checks import RUN_ON_GPU
 
-#: input format of the tables -> (MLIR element type of the DPAS operand, storage type in memory, bits, K)
-FORMATS = {"bf16": ("bf16", "bf16", 16, 16), "fp16": ("f16", "f16", 16, 16), "tf32": ("tf32", "f32", 32, 8)}
+#: input format of the tables -> (MLIR element type of the DPAS operand, storage type in memory, its bits)
+FORMATS = {"bf16": ("bf16", "bf16", 16), "fp16": ("f16", "f16", 16), "tf32": ("tf32", "f32", 32)}
+
+
+def dpas_k(op_type: str, target: str = "pvc") -> int:
+    """K of one DPAS with operands of ``op_type`` on ``target``: systolic depth x ops per channel (isa/targets)."""
+    from xesim.hw.params import load_target
+
+    t = load_target(target)
+    return t.dpas.systolic_depth * t.dpas.ops_per_channel[op_type]
+
+
+def _min_width_bytes(target: str) -> int:
+    from xesim.hw.params import load_target
+
+    return load_target(target).block2d.surface_width_min_bytes
 
 
 
@@ -74,14 +88,16 @@ def _dense(rows: list[list[int]]) -> str:
     return "[" + ", ".join("[" + ", ".join(str(x) for x in r) + "]" for r in rows) + "]"
 
 
-def program_text(g: ProbeGroup) -> str:
-    """The probe program of group ``g`` (see the module docstring)."""
-    op_t, store_t, width, k = FORMATS[g.fmt]
+def program_text(g: ProbeGroup, target: str = "pvc") -> str:
+    """The probe program of group ``g`` for ``target`` (see the module docstring)."""
+    op_t, store_t, width = FORMATS[g.fmt]
+    k = dpas_k(op_t, target)
     n = len(g.vectors)
     dst_bits = 32 if g.dst == "f32" else 16
-    wa = max(k, 64 // (width // 8))  # 2D block surfaces are at least 64 bytes wide
-    wb = max(16, 64 // (width // 8))
-    wc = max(16, 64 // (dst_bits // 8))
+    min_w = _min_width_bytes(target)  # 2D block surfaces are at least this wide
+    wa = max(k, min_w // (width // 8))
+    wb = max(16, min_w // (width // 8))
+    wc = max(16, min_w // (dst_bits // 8))
     ib, idst = f"i{width}", f"i{dst_bits}"
     a = [[0] * wa for _ in range(8 * n)]
     b = [[0] * wb for _ in range(k * n)]
@@ -189,13 +205,13 @@ def program_text(g: ProbeGroup) -> str:
 def emit(directory: str, target: str = "pvc") -> list[Path]:
     """Write every probe program (the DPAS groups and the check probes of :mod:`xesim.probe.checks`) into
     ``directory`` (created if missing); returns their paths.  The programs are the same for every target with
-    subgroup size 16 (pvc, bmg)."""
+    subgroup size 16 whose DPAS and block-surface parameters they read (pvc, bmg)."""
     from xesim.probe.checks import CHECKS
 
     d = Path(directory)
     d.mkdir(parents=True, exist_ok=True)
     groups, _ = probe_groups()
-    texts = [(g.name, program_text(g)) for g in groups] + [(name, make()) for name, make in CHECKS.items()]
+    texts = [(g.name, program_text(g, target)) for g in groups] + [(name, make()) for name, make in CHECKS.items()]
     out = []
     for name, text in texts:
         p = d / f"{name}.mlir"
