@@ -52,14 +52,6 @@ class PrintEntry:
         return f"{self.label} at {self.op.loc}"
 
 
-def element_addresses(m: Any) -> np.ndarray:
-    """Byte addresses of the elements of memref descriptor ``m`` in logical (row-major) order."""
-    addr = np.array([m.aligned + m.offset * m.itemsize], np.int64)
-    for n, st in zip(m.sizes, m.strides):
-        addr = (addr[:, None] + np.arange(n, dtype=np.int64)[None, :] * (st * m.itemsize)).reshape(-1)
-    return addr
-
-
 def _memref_values(v: Any) -> tuple[np.dtype | None, np.ndarray | None]:
     if hasattr(v, "logical_array"):
         arr = v.logical_array()
@@ -96,7 +88,7 @@ class PrintLog(Observer):
                 if name.startswith("printMemref") and op.operands:
                     slot = cx.slot(op.operands[0])
                     return self._wrap(op, step, name, lambda fr: _memref_values(fr[slot]),
-                                      lambda fr: element_addresses(fr[slot]) if hasattr(fr[slot], "sizes") else None)
+                                      lambda fr: fr[slot].element_addresses() if hasattr(fr[slot], "sizes") else None)
                 return self._wrap(op, step, name, None)
         return step
 

@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from xesim.crosscheck.printlog import element_addresses as _elements
 from xesim.exec.hooks import Observer
 from xesim.observe.races import WRITE, footprint_of
 
@@ -78,8 +77,8 @@ class WriterLog(Observer):
             result = step(fr)
             if not self._full():
                 d, s = fr[dst], fr[src]
-                self.writes.append(Write(op, "on the host", _elements(d), np.full(_count(d), d.itemsize, np.int64),
-                                         _elements(s)))
+                self.writes.append(Write(op, "on the host", d.element_addresses(), np.full(_count(d), d.itemsize, np.int64),
+                                         s.element_addresses()))
             return result
 
         return logged

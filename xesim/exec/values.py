@@ -139,6 +139,13 @@ class MemRefValue:
             lin += i * s
         return self.aligned + lin * self.itemsize
 
+    def element_addresses(self) -> np.ndarray:
+        """The byte address of every element, in row-major logical order (honouring offset and strides)."""
+        addr = np.array([self.aligned + self.offset * self.itemsize], np.int64)
+        for n, st in zip(self.sizes, self.strides):
+            addr = (addr[:, None] + np.arange(n, dtype=np.int64)[None, :] * (st * self.itemsize)).reshape(-1)
+        return addr
+
     def logical_array(self) -> np.ndarray:
         """A copy of the elements in row-major logical order (honouring offset and strides)."""
         dt = self.dtype

@@ -766,22 +766,18 @@ def _scatter_lanes(op: Any, cx: Any) -> Any:
 # ---------------------------------------------------------------------------------- host-only memory ops
 def _memref_ranges(m: Any) -> tuple[Any, int]:
     """``(starts, bytes each)`` of a memref's elements: one range when it is contiguous."""
-    from xesim.observe.races import _memref_elements
-
     if _contiguous(m):
         return [m.aligned + m.offset * m.itemsize], _count(m) * m.itemsize
-    return _memref_elements(m), m.itemsize
+    return m.element_addresses(), m.itemsize
 
 
 def _byte_selection(m: Any) -> Any:
     """The bytes of memref ``m``'s elements in its allocation, in row-major element order: a slice when they are
     contiguous, else byte offsets."""
-    from xesim.observe.races import _memref_elements
-
     if _contiguous(m):
         lo = m.aligned + m.offset * m.itemsize - m.alloc.base
         return slice(lo, lo + _count(m) * m.itemsize)
-    starts = _memref_elements(m) - m.alloc.base
+    starts = m.element_addresses() - m.alloc.base
     return (starts[:, None] + np.arange(m.itemsize, dtype=I64)[None, :]).reshape(-1)
 
 

@@ -490,14 +490,6 @@ def _lanewise(op: Any, cx: Any, fp: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------------- memref / vector
-def _memref_elements(m: Any) -> np.ndarray:
-    """Byte addresses of every element of a memref descriptor."""
-    addr = np.array([m.aligned + m.offset * m.itemsize], I64)
-    for n, st in zip(m.sizes, m.strides):
-        addr = (addr[:, None] + np.arange(n, dtype=I64)[None, :] * (st * m.itemsize)).reshape(-1)
-    return addr
-
-
 def _fp_memref_load(op: Any, cx: Any):
     from xesim.exec.ops.memref import group
 
@@ -529,7 +521,7 @@ def _fp_memref_copy(op: Any, cx: Any):
 
     def fp(fr: list) -> list:
         a, b = fr[src], fr[dst]
-        return [(a.space, _memref_elements(a), a.itemsize, READ), (b.space, _memref_elements(b), b.itemsize, WRITE)]
+        return [(a.space, a.element_addresses(), a.itemsize, READ), (b.space, b.element_addresses(), b.itemsize, WRITE)]
 
     return fp
 
