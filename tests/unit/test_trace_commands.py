@@ -101,7 +101,8 @@ def test_a_trace_with_nothing_recorded(tmp_path):
     path, out = tmp_path / "e.xetrace", tmp_path / "e.json"
     assert run_xesim(["run", "-q", "--trace", str(path), "--trace-kernel", "nothing*", str(SG_GEMM)])[0] == 0
     status, text, _ = run_xesim(["trace", "summary", str(path)])
-    assert status == 0 and "0 op executions" in text and "not recorded (filters)" in re.sub(r"\s+", " ", text)
+    flat = re.sub(r"\s+", " ", text)  # rich wraps the summary at the console width, which depends on the path
+    assert status == 0 and "0 op executions" in flat and "not recorded (filters)" in flat
     assert run_xesim(["trace", "log", str(path)])[:2] == (0, "")
     assert run_xesim(["trace", "export", "--perfetto", str(out), str(path)])[0] == 0
     import json
