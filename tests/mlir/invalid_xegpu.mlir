@@ -653,9 +653,10 @@ func.func @atomic_rmw_kind(%t: !xegpu.tensor_desc<16xi32, #xegpu.scatter_tdesc_a
 
 // -----
 
-func.func @atomic_rmw_block(%t: !xegpu.tensor_desc<16xf32>, %m: vector<16xi1>, %v: vector<16xf32>) {
-  // expected-error@+1 {{Expects a scattered TensorDesc.}}
-  %0 = xegpu.atomic_rmw addf %t, %m, %v : !xegpu.tensor_desc<16xf32>, vector<16xi1>, vector<16xf32> -> vector<16xf32>
+// A block descriptor is today's form (upstream-xegpu-xevm.md §2.12); its mask needs one flag per element.
+func.func @atomic_rmw_block_mask(%t: !xegpu.tensor_desc<16xf32>, %m: vector<8xi1>, %v: vector<16xf32>) {
+  // expected-error@+1 {{Mask should match TensorDesc except the chunk size dim.}}
+  %0 = xegpu.atomic_rmw addf %t, %m, %v : !xegpu.tensor_desc<16xf32>, vector<8xi1>, vector<16xf32> -> vector<16xf32>
   return
 }
 

@@ -69,6 +69,12 @@
 // CHECK-NEXT:     xegpu.store_matrix %t, %md[%i, 0] : vector<8x16xf16>, !xegpu.mem_desc<32x64xf16>, index
 // CHECK-NEXT:     return
 // CHECK-NEXT:   }
+// CHECK-NEXT:   func.func @atomic(%buf: memref<256xf32>, %m: vector<16xi1>, %v: vector<16xf32>) {
+// CHECK-NEXT:     %t = xegpu.create_nd_tdesc %buf : memref<256xf32> -> !xegpu.tensor_desc<16xf32>
+// CHECK-NEXT:     %o = xegpu.atomic_rmw addf %t, %m, %v : !xegpu.tensor_desc<16xf32>, vector<16xi1>, vector<16xf32> -> vector<16xf32>
+// CHECK-NEXT:     %o2 = xegpu.atomic_rmw maximumf %t, %m, %v <{layout = #xegpu.layout<lane_layout = [16], lane_data = [1]>}> : !xegpu.tensor_desc<16xf32>, vector<16xi1>, vector<16xf32> -> vector<16xf32>
+// CHECK-NEXT:     return
+// CHECK-NEXT:   }
 // CHECK-NEXT: }
 
 module {
@@ -132,6 +138,12 @@ module {
     %md = xegpu.create_mem_desc %slm : memref<4096xi8, 3> -> !xegpu.mem_desc<32x64xf16>
     %lm = xegpu.load_matrix %md[8, 16] : !xegpu.mem_desc<32x64xf16> -> vector<8x16xf16>
     xegpu.store_matrix %t, %md[%i, 0] : vector<8x16xf16>, !xegpu.mem_desc<32x64xf16>, index
+    return
+  }
+  func.func @atomic(%buf: memref<256xf32>, %m: vector<16xi1>, %v: vector<16xf32>) {
+    %t = xegpu.create_nd_tdesc %buf : memref<256xf32> -> !xegpu.tensor_desc<16xf32>
+    %o = xegpu.atomic_rmw addf %t, %m, %v : !xegpu.tensor_desc<16xf32>, vector<16xi1>, vector<16xf32> -> vector<16xf32>
+    %o2 = xegpu.atomic_rmw maximumf %t, %m, %v <{layout = #xegpu.layout<lane_layout = [16], lane_data = [1]>}> : !xegpu.tensor_desc<16xf32>, vector<16xi1>, vector<16xf32> -> vector<16xf32>
     return
   }
 }

@@ -61,6 +61,14 @@ class NdDesc:
         return NdDesc(self.space, self.base, self.height, self.width, self.pitch, offs, self.elem_bytes,
                       self.origin, self._surface)
 
+    def as_elements(self, count: int) -> ScatterDesc:
+        """The first ``count`` elements of a 1-D descriptor's tile as a scattered view (one element per lane,
+        consecutive from the block start): how ``xegpu.atomic_rmw`` addresses a block descriptor
+        (upstream-xegpu-xevm.md §2.12: element i at the descriptor's base + i, row-major; only rank-1
+        descriptors lower).  The surface width bounds the elements."""
+        offs = self.offsets[-1] + np.arange(count, dtype=np.int64)
+        return ScatterDesc(self.space, self.base, offs, 1, self.elem_bytes, self.width, self.origin)
+
     def describe(self) -> str:
         return (f"surface {self.origin or f'0x{self.base:x}'} of {self.height}x{self.width} elements "
                 f"(base 0x{self.base:x}, width {self.width_bytes} B, pitch {self.pitch_bytes} B)")

@@ -61,6 +61,7 @@ import numpy as np
 
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
+from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import Allocation
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.observe.races import ATOMIC, FOOTPRINTS, READ, WRITE, _scatter_bits
@@ -493,6 +494,8 @@ class MemoryChecker(Observer):
 
         def atomic(fr: list) -> None:
             d = fr[s_td]
+            if isinstance(d, NdDesc):  # a rank-1 block descriptor (today's atomic_rmw)
+                d = d.as_elements(lanes)
             mask = np.asarray(get_mask(fr), bool).reshape(-1)
             if ks.level != "vc":
                 mask = np.asarray(atomic_lane_mask(engine.target, mask, lanes), bool).reshape(-1)

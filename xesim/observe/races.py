@@ -61,6 +61,7 @@ from xesim.decode.xegpu import decode_block_access, decode_scatter_access
 from xesim.diagnostics import Diagnostic
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
+from xesim.exec.tdesc import NdDesc
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.observe.races_xetile import footprints as xetile_footprints
 
@@ -688,6 +689,8 @@ def _fp_atomic(op: Any, cx: Any):
 
     def fp(fr: list) -> list:
         d = fr[s_td]
+        if isinstance(d, NdDesc):  # a rank-1 block descriptor (today's atomic_rmw)
+            d = d.as_elements(lanes)
         mask = get_mask(fr).reshape(-1)
         if ks.level != "vc":
             mask = atomic_lane_mask(engine.target, mask, lanes)

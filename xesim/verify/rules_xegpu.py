@@ -601,8 +601,11 @@ _RMW_KINDS = ["addf", "addi", "andi", "assign", "maximumf", "maxnumf", "maxs", "
 
 @_rule("xegpu_atomic_rmw")
 def _atomic_rmw(op: Operation, ctx: Any) -> None:
-    """Atomic RMW on a scattered tdesc: mask = tdesc shape without the chunk dim, value and result shaped
-    like the tdesc (or a SIMT chunk), element types agree, the kind fits the element type."""
+    """Atomic RMW on a descriptor: today's form takes a block descriptor (upstream-xegpu-xevm.md §2.12, traits only:
+    tensorDesc, value and result of one element type and shape); the legacy form a scattered one (mask = tdesc
+    shape without the chunk dim, value and result shaped like the tdesc or a SIMT chunk).  Both: the kind fits the
+    element type, the mask has one flag per element (xesim's check: the mask's shape is otherwise unconstrained
+    upstream, and one flag per element is what its semantics need)."""
     td = _operand(op, "tensorDesc").type
     mask_t = _operand(op, "mask").type
     val_t = _operand(op, "value").type
@@ -612,8 +615,6 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
     simt_chunk = val_t.rank == 1 and val_t.num_elements == td.chunk_size and td.num_elements > td.chunk_size
     if not simt_chunk and not (list(val_t.shape) == list(td.shape) == list(res_t.shape)):
         raise _RuleError("failed to verify that all of {tensorDesc, value, result} have same shape")
-    if not td.is_scattered:
-        raise _RuleError("Expects a scattered TensorDesc.")
     if res_t != val_t:
         raise _RuleError(f"Expecting the result type ({res_t}) to be the same as the value type ({val_t}).")
     if val_t.element_type != td.element_type:

@@ -506,6 +506,11 @@ def _atomic_rmw(op: Any, cx: Any):
     s_td, s_val = cx.slot(td_v), cx.slot(val)
     res = cx.slot(op.results[0])
     noted: set[str] = set()
+    block = not td.is_scattered
+    if block and (td.rank != 1 or access.simt):
+        raise compile_error(op, "atomic_rmw on a block descriptor is supported for a rank-1 descriptor at the "
+                                "subgroup level (its whole tile, one element per lane); upstream lowers only that "
+                                "form (upstream-xegpu-xevm.md §2.12)")
     if access.simt:
         if cx.group == 1:
             raise compile_error(op, LANE_LEVEL)
@@ -538,7 +543,7 @@ def _atomic_rmw(op: Any, cx: Any):
     out_shape = tuple(vt.shape)
 
     def one(fr: list) -> None:
-        d: ScatterDesc = fr[s_td]
+        d: ScatterDesc = fr[s_td].as_elements(lanes) if block else fr[s_td]
         mask = get_mask(fr).reshape(-1)
         if ks.level != "vc":
             mask = atomic_lane_mask(target, mask, lanes)
