@@ -443,10 +443,11 @@ class MemoryChecker(Observer):
         load = op.name == "xegpu.load_nd"
 
         def bounded(fr: list) -> None:
-            for lane, w in window(fr):
-                msg = _block_message(w, load)
-                if msg is not None:
-                    self._report(op, "bounds", msg, False, _context(ks, lane))
+            for lane, ws in window(fr):
+                for w in ws:
+                    msg = _block_message(w, load)
+                    if msg is not None:
+                        self._report(op, "bounds", msg, False, _context(ks, lane))
             inner(fr)
 
         return bounded
@@ -649,15 +650,24 @@ def _block_window(op: Any, cx: Any) -> Any:
     get_off = offsets_getter(cx, op, acc.rank)
     a = acc.array_length if acc.kind == "load" else 1
 
-    def window(fr: list) -> _Window:
-        d = fr[s_td]
-        off = get_off(fr)
+    def one(d: Any, off: Any) -> _Window:
         alloc = d.space.allocation_at(d.base)
         surface = d.describe() + (f" in {alloc.describe()}" if alloc is not None else "")
         if acc.rank == 1:
             return _Window(0, d.offsets[0] + off[0], 1, acc.cols * a, 1, d.width, 1, surface)
-        return _Window(d.offsets[0] + off[0], d.offsets[1] + off[1], acc.rows, acc.cols * a, d.height, d.width, 2,
+        return _Window(d.offsets[0] + off[-2], d.offsets[1] + off[-1], acc.rows, acc.cols * a, d.height, d.width, 2,
                        surface)
+
+    def window(fr: list) -> list[_Window]:
+        """One window per 2-D block: a batched (rank 3-5) descriptor has one per plane that exists (a plane
+        outside the source has no elements and is not a bounds finding: it is the op's defined behaviour)."""
+        d, off = fr[s_td], list(get_off(fr))
+        if acc.rank <= 2:
+            return [one(d, off)]
+        off = off or [0] * acc.rank
+        lead = _operand(op, "TensorDesc").type.shape[: acc.rank - 2]
+        planes = (d.plane([off[i] + idx[i] for i in range(len(lead))]) for idx in np.ndindex(tuple(lead)))
+        return [one(p, off) for p in planes if p is not None]
 
     return window
 

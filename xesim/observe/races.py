@@ -597,10 +597,8 @@ def _fp_block(op: Any, cx: Any):
     rows, cols = acc.rows, acc.cols
     width = a * cols
 
-    def fp2(fr: list) -> list:
-        d = fr[s_td]
-        off = get_off(fr)
-        y, x = d.offsets[0] + off[0], d.offsets[1] + off[1]
+    def block(d: Any, off: Any) -> list:
+        y, x = d.offsets[0] + off[-2], d.offsets[1] + off[-1]
         r0, r1 = max(y, 0), min(y + rows, d.height)
         c0, c1 = max(x, 0), min(x + width, d.width)
         if r1 <= r0 or c1 <= c0:
@@ -609,7 +607,24 @@ def _fp_block(op: Any, cx: Any):
         starts = d.base + np.arange(r0, r1, dtype=I64) * d.pitch_bytes + c0 * isz
         return [(d.space, starts, (c1 - c0) * isz, kind)]
 
-    return fp2
+    def fp2(fr: list) -> list:
+        return block(fr[s_td], get_off(fr))
+
+    if acc.rank == 2:
+        return fp2
+    lead = tuple(_operand(op, "TensorDesc").type.shape[: acc.rank - 2])
+
+    def fp_planes(fr: list) -> list:
+        """Batched (rank 3-5): each leading tile index is its own plane; planes outside the source: no access."""
+        p, off = fr[s_td], list(get_off(fr)) or [0] * acc.rank
+        out: list = []
+        for idx in np.ndindex(lead):
+            d = p.plane([off[i] + idx[i] for i in range(len(lead))])
+            if d is not None:
+                out += block(d, off)
+        return out
+
+    return fp_planes
 
 
 def _scatter_bits(engine: Any, space: Any) -> int:

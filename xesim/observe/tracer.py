@@ -400,9 +400,20 @@ def _block_window(tracer: Tracer, op: Any, cx: Any) -> Any:
     get_off = offsets_getter(cx, op, acc.rank)
     kind = acc.kind
 
+    lead = tuple(td_v.type.shape[: acc.rank - 2]) if acc.rank > 2 else ()
+
     def record(fr: list, seq: int) -> None:
-        d = fr[s_td]
-        off = get_off(fr)
+        d, off = fr[s_td], list(get_off(fr))
+        if lead:  # batched: one window per plane that exists (traces/FORMAT.md, table blocks)
+            off = off or [0] * acc.rank
+            for idx in np.ndindex(lead):
+                p = d.plane([off[i] + idx[i] for i in range(len(lead))])
+                if p is not None:
+                    one(p, off[-2:], seq)
+            return
+        one(d, off, seq)
+
+    def one(d: Any, off: list, seq: int) -> None:
         if acc.rank == 1:
             y, x, rows = 0, d.offsets[0] + off[0], 1
         else:
@@ -410,7 +421,7 @@ def _block_window(tracer: Tracer, op: Any, cx: Any) -> Any:
         alloc = d.space.allocation_at(d.base)
         no = tracer._alloc_number(d.space, alloc) if alloc is not None else -1
         surf_off = d.base - alloc.base if alloc is not None else d.base
-        tracer.rows["blocks"].append((seq, tracer.strings(kind), no, surf_off, d.width, d.height if acc.rank == 2 else 1,
+        tracer.rows["blocks"].append((seq, tracer.strings(kind), no, surf_off, d.width, d.height if acc.rank >= 2 else 1,
                                       d.pitch, d.elem_bytes, x, y, rows, acc.cols, acc.array_length,
                                       int(acc.transpose), int(acc.packed_result)))
 

@@ -8,7 +8,8 @@ for the whole subgroup): every lane must be active, and the descriptor and offse
 of a subgroup.  The fragment layout applies to the descriptor's tile in memory order: an explicit lane layout
 (``#xegpu.layout`` or ``#xegpu.sg_map`` on the descriptor type or the op, with ``order``) or the PVC default of
 §3.4 for the access (:func:`fragment_layout`).  ``array_length = a``: block 0's fragment, then block 1's.  1-D
-descriptors: lane ``l`` gets elements ``l, l + 16, ...``.
+descriptors: lane ``l`` gets elements ``l, l + 16, ...``.  Batched (rank 3-5) descriptors: the plane's layout
+extended by unit leading dimensions, so a lane holds its fragment of each plane, planes in row-major order.
 
 **2D block loads/stores/prefetches** (2-D descriptors): the tile is split into legal hardware messages once, when
 the op is compiled (:class:`xesim.exec.blocks.BlockPlan`, in the order the hardware issues them); every message is
@@ -129,8 +130,6 @@ def _create_nd_tdesc(op: Any, cx: Any):
     src_t = src.type
     td: T.TensorDescType = op.results[0].type
     dt, isz = _elem_info(op, td.element_type)
-    if td.rank > 2 and cx.group > 1:
-        raise compile_error(op, "batched (rank > 2) block descriptors are supported at subgroup level only")
     s_src = cx.slot(src)
     res = cx.slot(op.results[0])
     get_off, static_off = mixed_list(cx, op, ("offsets",), ("const_offsets",))
@@ -444,6 +443,18 @@ def _default_block_layout(target: Any, isz: int, cols: int, packed: bool, transp
     return target_lane_layout(target, "dpas_cd_32bit" if isz >= 4 else "dpas_a_16bit")
 
 
+def _batch_layout(plane: LaneLayout, nlead: int) -> LaneLayout:
+    """A plane's lane layout extended over ``nlead`` leading (batch) dimensions of one lane and one element each:
+    by the general rule of upstream-xegpu-xevm.md §2.20 a lane's fragment of a batched tile is then its fragment of
+    each plane, planes in row-major order (the leading dimensions are the slowest)."""
+    if nlead == 0:
+        return plane
+    order = plane.order
+    if order is not None:
+        order = tuple(o + nlead for o in order) + tuple(reversed(range(nlead)))
+    return LaneLayout((1,) * nlead + tuple(plane.lane_layout), (1,) * nlead + tuple(plane.lane_data), order)
+
+
 def fragment_layout(op: Any, cx: Any, td: T.TensorDescType, frag_len: int) -> tuple[LaneLayout, np.ndarray]:
     """(layout, index map ``[lanes, fragment]`` into the memory-order tile) of a SIMT block access."""
     _, isz = _elem_info(op, td.element_type)
@@ -454,8 +465,8 @@ def fragment_layout(op: Any, cx: Any, td: T.TensorDescType, frag_len: int) -> tu
         shape: tuple[int, ...] = (td.shape[0],)
     else:
         acc = decode_block_access(op)
-        layout = _explicit_lane_layout(op, td) or _default_block_layout(cx.engine.target, isz, td.shape[1],
-                                                                        acc.packed, acc.transpose)
+        layout = _explicit_lane_layout(op, td) or _batch_layout(
+            _default_block_layout(cx.engine.target, isz, td.shape[-1], acc.packed, acc.transpose), td.rank - 2)
         shape = tuple(td.shape)
     if layout.num_lanes != lanes:
         raise compile_error(op, f"lane layout {list(layout.lane_layout)} has {layout.num_lanes} lanes but the "
@@ -509,7 +520,7 @@ def _load_nd(op: Any, cx: Any):
     in_slots = list(dict.fromkeys(cx.slots(op.operands)))
     dt, isz = _elem_info(op, td.element_type)
     if td.rank > 2:
-        return _batched_load(op, cx, td, vt, s_td, res, get_off)
+        return _batched_load(op, cx, td, vt, s_td, res, get_off, simt)
     if td.rank == 1:
         n1 = td.shape[0] * td.array_length
         out_shape = (n1,) if simt else tuple(vt.shape)
@@ -644,7 +655,7 @@ def _store_nd(op: Any, cx: Any):
             store(d, int(ys[i]), int(xs[i]), tiles[i])
 
     if td.rank > 2:
-        return _batched_store(op, cx, td, s_td, s_val, get_off, store)
+        return _batched_store(op, cx, td, s_td, s_val, get_off, store, simt)
     if simt:
         _, idx = fragment_layout(op, cx, td, val.type.num_elements)
         size = idx.size
@@ -761,41 +772,101 @@ def _prefetch_nd(op: Any, cx: Any):
 
 
 # ============================================================================ batched (rank 3-5) descriptors
-def _batched_load(op: Any, cx: Any, td: T.TensorDescType, vt: Any, s_td: int, res: int, get_off: Any):
+def _plane_starts(fr: list, ks: Any, s_td: int, get_off: Any, nlead: int, what: str) -> list[tuple[NdPlanes, list]]:
+    """Lane level: each subgroup's batched descriptor and offsets (a collective op: the same for every lane of a
+    subgroup, else a fault naming the lanes)."""
+    d, offs = fr[s_td], list(get_off(fr))
+    out = []
+    for g in range(ks.groups):
+        lanes = tuple(range(g * ks.group, (g + 1) * ks.group))
+        p = uniform_value(d, lanes, what)
+        if not isinstance(p, NdPlanes):
+            raise ExecFault("not a batched block descriptor")
+        out.append((p, [int(uniform_value(o, lanes, what)) for o in offs] or [0] * (nlead + 2)))
+    return out
+
+
+def _batched_load(op: Any, cx: Any, td: T.TensorDescType, vt: Any, s_td: int, res: int, get_off: Any,
+                  simt: bool = False):
     """``load_nd`` of a batched descriptor (spec §2.3 "Batched descriptors"): each leading tile index reads its own
-    plane with the 2-D load of the trailing tile; planes outside the source read 0."""
+    plane with the 2-D load of the trailing tile; planes outside the source read 0.  At lane level each lane holds
+    its fragment of every plane, planes in row-major order (:func:`_batch_layout`)."""
     engine = cx.engine
+    ks = engine.kstate
     nlead = td.rank - 2
     lead = tuple(td.shape[:nlead])
-    acc = BlockLoad.decode(op, engine, td, tuple(vt.shape[nlead:]))
+    acc = BlockLoad.decode(op, engine, td, None if simt else tuple(vt.shape[nlead:]))
     dt = dtype_of(vt.element_type)
 
-    def one(fr: list) -> None:
-        p: NdPlanes = fr[s_td]
-        off = list(get_off(fr))
-        out = np.zeros(tuple(vt.shape), dt)
+    def planes(p: NdPlanes, off: list) -> np.ndarray:
+        out = None
         for idx in np.ndindex(lead):
             d = p.plane([off[i] + idx[i] for i in range(nlead)])
-            if d is not None:
-                out[idx] = acc.one(engine, op, d, d.offsets[0] + off[-2], d.offsets[1] + off[-1])
-        fr[res] = out
+            if d is None:
+                continue
+            v = acc.one(engine, op, d, d.offsets[0] + off[-2], d.offsets[1] + off[-1])
+            if out is None:
+                out = np.zeros(lead + v.shape, v.dtype)
+            out[idx] = v
+        return out
+
+    if simt:
+        _, idx_map = fragment_layout(op, cx, td, vt.num_elements)
+        flat_idx = idx_map.reshape(-1)
+        size = int(np.prod(td.shape)) * td.array_length
+
+        def simt_step(fr: list) -> None:
+            require_whole_subgroup(ks)
+            starts = _plane_starts(fr, ks, s_td, get_off, nlead, "the descriptor or offset of a block load")
+            tiles = np.zeros((len(starts), size), dt)
+            for g, (p, off) in enumerate(starts):
+                got = planes(p, off)
+                if got is not None:
+                    tiles[g] = got.reshape(-1).view(dt) if got.dtype != dt else got.reshape(-1)
+            fr[res] = Varying.permuted(tiles, flat_idx, len(starts) * ks.group)
+
+        return simt_step
+
+    def one(fr: list) -> None:
+        got = planes(fr[s_td], list(get_off(fr)))
+        fr[res] = np.zeros(tuple(vt.shape), dt) if got is None else got.reshape(vt.shape)
 
     return one if cx.width == 1 else axis.lift(op, cx, one)
 
 
-def _batched_store(op: Any, cx: Any, td: T.TensorDescType, s_td: int, s_val: int, get_off: Any, store: Any):
+def _batched_store(op: Any, cx: Any, td: T.TensorDescType, s_td: int, s_val: int, get_off: Any, store: Any,
+                   simt: bool = False):
     """``store_nd`` of a batched descriptor: each leading tile index writes its own plane (planes outside the source
-    are dropped)."""
+    are dropped).  At lane level the subgroup's tile is gathered from the lanes' fragments first."""
+    ks = cx.engine.kstate
     nlead = td.rank - 2
     lead = tuple(td.shape[:nlead])
+    dt = dtype_of(td.element_type)
 
-    def one(fr: list) -> None:
-        p: NdPlanes = fr[s_td]
-        off = list(get_off(fr))
-        v = np.asarray(fr[s_val]).reshape(*lead, *td.shape[-2:])
+    def write(p: NdPlanes, off: list, v: np.ndarray) -> None:
+        v = v.reshape(*lead, *td.shape[-2:])
         for idx in np.ndindex(lead):
             d = p.plane([off[i] + idx[i] for i in range(nlead)])
             if d is not None:
                 store(d, d.offsets[0] + off[-2], d.offsets[1] + off[-1], v[idx])
+
+    if simt:
+        _, idx_map = fragment_layout(op, cx, td, _operand(op, "value").type.num_elements)
+        flat_idx = idx_map.reshape(-1)
+        size = int(np.prod(td.shape))
+
+        def simt_step(fr: list) -> None:
+            require_whole_subgroup(ks)
+            starts = _plane_starts(fr, ks, s_td, get_off, nlead, "the descriptor or offset of a block store")
+            g = len(starts)
+            tiles = np.empty((g, size), dt)
+            tiles[:, flat_idx] = stacked(fr[s_val], g * ks.group).reshape(g, -1)
+            for i, (p, off) in enumerate(starts):
+                write(p, off, tiles[i])
+
+        return simt_step
+
+    def one(fr: list) -> None:
+        write(fr[s_td], list(get_off(fr)), np.asarray(fr[s_val]))
 
     return one if cx.width == 1 else axis.lift(op, cx, one)
