@@ -41,6 +41,31 @@ SLM_SPACE = 3
 NARROW_PITCH_MIN, NARROW_PITCH_MULTIPLE = 64, 16  # §3.2 / §5 Q9: IMEX BlockOpFallback's surface rule (bytes)
 
 
+def xetile_impl(*names: str, **kw: Any):
+    """:func:`~xesim.exec.registry.impl` for XeTile ops.  The compile function first reads the verifier's settings
+    from the target (``xetile.verify.*``, xesim/verify/settings.py; so ``--explain-assumptions`` lists them): a
+    program verified with ``xetile.verify.strict = false`` may hold ops that fail a check the spec recommends (§5
+    Q16); such an op is a located compile error here, never a value computed from IR without a meaning."""
+    from xesim.verify.rules_xetile import recommended_problem
+    from xesim.verify.settings import VerifySettings
+
+    def wrap(fn: Any) -> Any:
+        def compile_op(op: Any, cx: Any) -> Any:
+            settings = VerifySettings.from_target(cx.engine.target)
+            if not settings.xetile_strict:
+                problem = recommended_problem(op, settings)
+                if problem is not None:
+                    raise compile_error(op, f"cannot execute this op: {problem} (the verifier accepted it because "
+                                            "xetile.verify.strict = false; xetile.md §5 Q16)")
+            return fn(op, cx)
+
+        compile_op.__doc__ = fn.__doc__
+        impl(*names, **kw)(compile_op)
+        return fn
+
+    return wrap
+
+
 def _operand(op: Any, name: str) -> Any:
     g = op.operand_group(name)
     return g[0] if g else None
@@ -69,7 +94,7 @@ def _param(engine: Any, name: str) -> Any:
 
 
 # ============================================================================ descriptors
-@impl("xetile.init_tile")
+@xetile_impl("xetile.init_tile")
 def _init_tile(op: Any, cx: Any):
     """§3.1: a block tile over a memref (static, dynamic, strided) or a raw byte address, or a scattered tile."""
     engine = cx.engine
@@ -132,7 +157,7 @@ def _init_tile(op: Any, cx: Any):
     return block
 
 
-@impl("xetile.update_tile_offset")
+@xetile_impl("xetile.update_tile_offset")
 def _update_tile_offset(op: Any, cx: Any):
     """§3.5: the window moved by (row delta, column delta), or a scattered tile's indices plus a delta vector."""
     s_t, res = cx.slot(_operand(op, "tile")), cx.slot(op.results[0])
@@ -211,7 +236,7 @@ def _fault(exc: MemoryFault, t: BlockTile) -> ExecFault:
     return ExecFault(f"{exc} ({t.describe()})")
 
 
-@impl("xetile.load_tile")
+@xetile_impl("xetile.load_tile")
 def _load_tile(op: Any, cx: Any):
     """§3.2: result k = the k-th w-wide block of the window; out-of-bounds elements read 0 (IMEX) or the padding
     (``xetile.load_tile.oob_value``); legacy ``transpose = [1, 0]`` (Appendix A) gives the transposed value."""
@@ -246,7 +271,7 @@ def _load_tile(op: Any, cx: Any):
     return step
 
 
-@impl("xetile.store_tile")
+@xetile_impl("xetile.store_tile")
 def _store_tile(op: Any, cx: Any):
     """§3.3: in-bounds elements written, out-of-bounds ones dropped (global tiles)."""
     engine = cx.engine
@@ -267,14 +292,14 @@ def _store_tile(op: Any, cx: Any):
     return step
 
 
-@impl("xetile.prefetch_tile")
+@xetile_impl("xetile.prefetch_tile")
 def _prefetch_tile(op: Any, cx: Any):
     """§3.4: a cache hint, no functional effect (nothing is read or checked)."""
     return None
 
 
 # ============================================================================ atomics
-@impl("xetile.atomic_rmw")
+@xetile_impl("xetile.atomic_rmw")
 def _atomic_rmw(op: Any, cx: Any):
     """§3.7: per element, in row-major order, one atomic step on its address (block tiles: §3.1; scattered tiles:
     base + index); returns the old values.  Out-of-bounds elements of a block tile: ``xetile.atomic_rmw.oob``."""
@@ -327,7 +352,7 @@ def _check_scatter_limit(t: ScatterTile, offs: np.ndarray, mask: np.ndarray, wha
                         f"{t.origin} of {t.limit} elements")
 
 
-@impl("xetile.load")
+@xetile_impl("xetile.load")
 def _gather(op: Any, cx: Any):
     """§3.12: ``v[e] = mask[e] ? mem[base + indices[e]] : P`` (P per ``xetile.load.masked_value``)."""
     engine = cx.engine
@@ -356,7 +381,7 @@ def _gather(op: Any, cx: Any):
     return step
 
 
-@impl("xetile.store")
+@xetile_impl("xetile.store")
 def _scatter(op: Any, cx: Any):
     """§3.13: every enabled element writes ``base + indices[e]``, in row-major order (the last enabled element
     on an address wins)."""

@@ -28,7 +28,7 @@ from xesim.exec.axis import Varying, active_stack, scatter_active, stacked
 from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text
 from xesim.exec.ops.vector import combiner
-from xesim.exec.registry import impl
+from xesim.exec.ops.xetile import xetile_impl
 from xesim.exec.values import dtype_of
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
@@ -40,7 +40,7 @@ def _operand(op: Any, name: str) -> Any:
 
 
 # ============================================================================ tile_mma
-@impl("xetile.tile_mma", axis=True, threaded=True)
+@xetile_impl("xetile.tile_mma", axis=True, threaded=True)
 def _tile_mma(op: Any, cx: Any):
     """``D = A·B + C`` by the DPAS chain (module docstring)."""
     from xesim.numerics.dpas import DpasCall, geometry, instruction_k, model_from_target
@@ -115,7 +115,7 @@ def _tile_mma(op: Any, cx: Any):
 
 
 # ============================================================================ rearrangements
-@impl("xetile.transpose")
+@xetile_impl("xetile.transpose")
 def _transpose(op: Any, cx: Any):
     """§3.8: ``res[idx] = src[idx']`` with ``idx'[perm[k]] = idx[k]`` (vector.transpose)."""
     perm = tuple(A.int_list(op.attributes["permutation"]) or ())
@@ -127,7 +127,7 @@ def _transpose(op: Any, cx: Any):
     return step
 
 
-@impl("xetile.broadcast")
+@xetile_impl("xetile.broadcast")
 def _broadcast(op: Any, cx: Any):
     """§3.10: ``res[i][j] = src[0 if 0 in dims else i][0 if 1 in dims else j]``."""
     shape = tuple(op.results[0].type.shape)
@@ -139,7 +139,7 @@ def _broadcast(op: Any, cx: Any):
     return step
 
 
-@impl("xetile.convert_layout")
+@xetile_impl("xetile.convert_layout")
 def _convert_layout(op: Any, cx: Any):
     """§3.11: the value is unchanged (the maps only say which subgroup holds which part)."""
     s, res = cx.slot(op.operands[0]), cx.slot(op.results[0])
@@ -155,7 +155,7 @@ def _inner_blocks(op: Any) -> tuple[int, int]:
     return bh, bw
 
 
-@impl("xetile.tile_pack")
+@xetile_impl("xetile.tile_pack")
 def _tile_pack(op: Any, cx: Any):
     """Appendix A.1: ``B[a][b][i][j] = M[a·bh + i][b·bw + j]``."""
     bh, bw = _inner_blocks(op)
@@ -169,7 +169,7 @@ def _tile_pack(op: Any, cx: Any):
     return step
 
 
-@impl("xetile.tile_unpack")
+@xetile_impl("xetile.tile_unpack")
 def _tile_unpack(op: Any, cx: Any):
     """Appendix A.1: the inverse of ``tile_pack``."""
     s, res = cx.slot(op.operands[0]), cx.slot(op.results[0])
@@ -218,7 +218,7 @@ def column_block(c: int, bits: int) -> int:
     return 1
 
 
-@impl("xetile.reduction", "xetile.reduce")
+@xetile_impl("xetile.reduction", "xetile.reduce")
 def _reduction(op: Any, cx: Any):
     """§3.9 (module docstring)."""
     engine = cx.engine
