@@ -125,7 +125,8 @@ def _run_module(module, args: argparse.Namespace, out, observers: tuple = ()) ->
                              check_memory=args.check_memory,
                              max_call_depth=args.max_call_depth,
                              max_steps=args.max_steps, timeout=args.timeout, memory_limit=args.memory_limit,
-                             overrides=tuple(args.target_param) or None)
+                             overrides=tuple(args.target_param) or None,
+                             check_distribution=args.check_distribution or None)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -149,6 +150,10 @@ def _run_module(module, args: argparse.Namespace, out, observers: tuple = ()) ->
             print(reuse_state(engine).report(), file=sys.stderr)
         if args.explain_assumptions:
             _explain(engine)
+        if args.check_distribution:  # issue 31 (xesim/observe/xetile_distribution.py)
+            from xesim.observe.xetile_distribution import DistributionCheck
+
+            print(engine.observer(DistributionCheck).report(), file=sys.stderr)
 
 
 def _trace_spec(args: argparse.Namespace):
@@ -481,6 +486,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="execute every kernel launch, even one identical to its kernel's previous launch (same "
                             "arguments and input bytes; by default such a launch takes that launch's writes)")
         _add_target_param_flag(r)  # issue 31
+        r.add_argument("--check-distribution", action="store_true",
+                       help="compare every op of a workgroup-level XeTile kernel (wg_map) with what its subgroups "
+                            "compute in the distributed program (xetile.md §4); a difference is a located error")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
         # trace recording (issue 28; xesim/observe/tracer.py, traces/FORMAT.md)

@@ -83,8 +83,15 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
         num_sg = (threads + sg - 1) // sg
         instances = [(s * sg, s, 0) for s in range(num_sg)]
     elif level == "workgroup":  # every layout's subgroups must be launched; extra ones duplicate work (§3.2)
-        num_sg = (threads + sg - 1) // sg
-        wgx.check_launch(kernel, num_sg)
+        from xesim.exec import xetile_wg
+        from xesim.exec.levels import xetile_level
+
+        if xetile_level(kernel) == "workgroup":  # XeTile: a VC thread is a subgroup (xetile.md §1.3, §4.2)
+            num_sg = xetile_wg.num_subgroups(kernel, threads, sg)
+            xetile_wg.check_launch(kernel, num_sg)
+        else:
+            num_sg = (threads + sg - 1) // sg
+            wgx.check_launch(kernel, num_sg)
         instances = [(0, 0, 0)]
     else:  # lane level: one execution per subgroup, lanes as an axis of the values (xesim/exec/axis.py)
         num_sg = (threads + sg - 1) // sg
