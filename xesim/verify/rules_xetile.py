@@ -177,6 +177,40 @@ def _map_distributes(shape: tuple[int, ...], m: XeTileMap) -> bool:
     return True
 
 
+def inner_blocks_of(tile: T.TileType) -> tuple[int, int] | None:
+    """The legacy ``inner_blocks = [bh, bw]`` of a tile (Appendix A.1), None when absent or malformed."""
+    enc = tile.encoding
+    ib = getattr(enc, "inner_blocks", None) if isinstance(enc, TileAttr) else None
+    return (int(ib[0]), int(ib[1])) if ib is not None and len(ib) == 2 else None
+
+
+def _blocked_shape(shape: tuple[int, ...] | list[int], ib: tuple[int, int]) -> list[int]:
+    """Appendix A.1: the 4-D shape ``[H/bh, W/bw, bh, bw]`` of an ``[H, W]`` value blocked by ``ib``."""
+    return [shape[0] // ib[0], shape[1] // ib[1], ib[0], ib[1]]
+
+
+def _check_blocked(op: Operation, v: Any, what: str, ib: tuple[int, int] | None, tile: T.TileType) -> bool:
+    """Appendix A.1 for a load result / stored value ``v``: a 4-D vector needs the tile's ``inner_blocks`` and the
+    blocked shape; a tile with ``inner_blocks`` needs a 4-D vector.  True when ``v`` is a valid 4-D value."""
+    vt = _vec(v.type)
+    if ib is None:
+        if vt.rank == 4:
+            raise _RuleError(f"{what} must be 2D vector of scalar values, but got '{vt}' (a 4-D blocked vector needs "
+                             "inner_blocks in the tile_attr, xetile.md Appendix A.1)")
+        return False
+    if op.name == "xetile.store_tile" and vt.rank != 4:
+        raise _RuleError("value must be a 4D vector if inner_blocks is used in tile_attr.")
+    want = _blocked_shape(tile.shape, ib)
+    if vt.rank != 4 or ib[0] <= 0 or ib[1] <= 0 or tile.shape[0] % ib[0] or tile.shape[1] % ib[1] or \
+            list(vt.shape) != want:
+        raise _RuleError(f"shapes of the source tile, output value and inner_blocks must satisfy : "
+                         f"{list(tile.shape)} = {want} blocked by {list(ib)}")
+    if vt.element_type != tile.element_type:
+        raise _Recommended(f"{what} element type {vt.element_type} must equal the tile element type "
+                           f"{tile.element_type}")
+    return True
+
+
 def _vec(t: T.Type) -> T.VectorType:
     assert isinstance(t, T.VectorType)
     return t
@@ -318,6 +352,11 @@ def _load_tile(op: Operation, ctx: Any) -> None:
     n = tile.array_length
     if len(op.results) != n:
         raise _Recommended(f"expected {n} result(s) (array_length), got {len(op.results)}")
+    ib = inner_blocks_of(tile)
+    if any(_check_blocked(op, r, f"result #{i}", ib, tile) for i, r in enumerate(op.results)):
+        if n != 1 or "transpose" in op.attributes:
+            raise _Recommended("a tile with inner_blocks loads one 4-D value (no array_length, no transpose)")
+        return
     shape = list(tile.shape)
     tr = op.attributes.get("transpose")
     if tr is not None:
@@ -342,6 +381,10 @@ def _store_tile(op: Operation, ctx: Any) -> None:
     _check_hints(op)
     vt = _vec(_operand(op, "value").type)
     tile: T.TileType = _operand(op, "tile").type
+    if _check_blocked(op, _operand(op, "value"), "operand #0", inner_blocks_of(tile), tile):
+        if tile.array_length > 1 or tile.wg_map is not None:
+            raise _Recommended("a tile with inner_blocks stores one 4-D value (no array_length, no wg_map)")
+        return
     if vt.element_type != tile.element_type:
         raise _RuleError("failed to verify that all of {value, tile} have same element type")
     if tuple(vt.shape) != tuple(tile.shape):
@@ -433,7 +476,12 @@ def _tile_mma(op: Operation, ctx: Any) -> None:
         raise _RuleError("A and B inputs must have the same type.")
     if c_v is not None and _vec(c_v.type).element_type != d.element_type:
         raise _RuleError("C and output vector must have the same type.")
-    if not (a.shape[1] == b.shape[0] and d.shape[0] == a.shape[0] and d.shape[1] == b.shape[1]):
+    if a.rank == 4 or d.rank == 4:  # legacy blocked operands (Appendix A.1)
+        (m, k, bm, bk), (k2, n, bk2, bn) = (a.shape if a.rank == 4 else (0,) * 4), b.shape
+        if not (a.rank == b.rank == d.rank == 4 and k == k2 and bk == bk2 and list(d.shape) == [m, n, bm, bn]):
+            raise _RuleError("incompatible A, B and output sizes for 4D tile mma op. 4D tile mma should have the "
+                             "shape (m x k x Bm x Bk) x (k x n x Bk x Bn) = (m x n x Bm x Bn).")
+    elif not (a.shape[1] == b.shape[0] and d.shape[0] == a.shape[0] and d.shape[1] == b.shape[1]):
         raise _RuleError("incompatible A, B and output sizes for 2D tile mma op. 2D tile mma should have the shape "
                          "(m x k) x (k x n) = (m x n).")
     if c_v is not None and tuple(_vec(c_v.type).shape) != tuple(d.shape):
@@ -480,6 +528,8 @@ def _combining_kind(op: Operation) -> str | None:
 def _reduction(op: Operation, ctx: Any) -> None:
     """§3.9 ReductionOp::verify; recommended: dims in [0, 1], kept dims unchanged, equal element types, kind
     suited to the element type, the reduced dim divisible by reduction_size."""
+    if _blocked_form(op):
+        return
     src = _vec(op.operands[0].type)
     res = _vec(op.results[0].type)
     dims_attr = op.attributes.get("reduction_dims", op.attributes.get("reduction_dim"))
@@ -515,6 +565,13 @@ def _reduction(op: Operation, ctx: Any) -> None:
     _check_kind(_combining_kind(op), src.element_type)
 
 
+def _blocked_form(op: Operation) -> bool:
+    """A legacy 4-D ``reduction``/``broadcast`` (Appendix A.1: they "act element-wise on the unpacked 2-D data"): the
+    2-D rules do not apply and the legacy verifier's rules are not in the spec, so it is accepted here; the executor
+    refuses to run it, with the reason (xesim/exec/ops/xetile_compute.py)."""
+    return any(isinstance(v.type, T.VectorType) and v.type.rank == 4 for v in (*op.operands, *op.results))
+
+
 def _check_kind(kind: str | None, et: T.Type) -> None:
     is_float = isinstance(et, T.FloatType)
     if kind in INT_KINDS and is_float:
@@ -527,6 +584,8 @@ def _check_kind(kind: str | None, et: T.Type) -> None:
 def _broadcast(op: Operation, ctx: Any) -> None:
     """§3.10 BroadcastOp::verify; recommended: dims in [0, 1], the other dimension unchanged, equal element
     types, and no ``broadcast_size`` (seed 002, never implemented: §5 Q20)."""
+    if _blocked_form(op):
+        return
     src = _vec(op.operands[0].type)
     res = _vec(op.results[0].type)
     dims = A.int_list(op.attributes["broadcast_dim"]) or []

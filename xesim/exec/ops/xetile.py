@@ -27,7 +27,7 @@ import numpy as np
 from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text, mixed_list
 from xesim.exec.registry import impl
-from xesim.exec.tiles import BlockTile, ScatterTile
+from xesim.exec.tiles import BlockTile, ScatterTile, pack_blocks, unpack_blocks
 from xesim.exec.values import MemRefValue, dtype_of
 from xesim.hw import block2d, scatter
 from xesim.hw.atomics import atomic_options
@@ -35,35 +35,30 @@ from xesim.hw.atomics import atomic_rmw as hw_atomic_rmw
 from xesim.hw.memory import MemoryFault
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+from xesim.verify.rules_xetile import inner_blocks_of
 
 ADDR_MASK = (1 << 64) - 1
 SLM_SPACE = 3
 NARROW_PITCH_MIN, NARROW_PITCH_MULTIPLE = 64, 16  # §3.2 / §5 Q9: IMEX BlockOpFallback's surface rule (bytes)
 
 
-def xetile_impl(*names: str, **kw: Any):
-    """:func:`~xesim.exec.registry.impl` for XeTile ops.  The compile function first reads the verifier's settings
-    from the target (``xetile.verify.*``, xesim/verify/settings.py; so ``--explain-assumptions`` lists them): a
-    program verified with ``xetile.verify.strict = false`` may hold ops that fail a check the spec recommends (§5
-    Q16); such an op is a located compile error here, never a value computed from IR without a meaning."""
+def refuse_lenient_ops(kernel: Any, target: Any) -> None:
+    """Read the verifier's settings from the target (``xetile.verify.*``, xesim/verify/settings.py; so
+    ``--explain-assumptions`` lists them) for a kernel with XeTile ops.  A program verified with
+    ``xetile.verify.strict = false`` may hold ops that fail a check the spec recommends (§5 Q16): the first such op
+    is a located error here, before the kernel runs, never a value computed from IR without a meaning."""
     from xesim.verify.rules_xetile import recommended_problem
     from xesim.verify.settings import VerifySettings
 
-    def wrap(fn: Any) -> Any:
-        def compile_op(op: Any, cx: Any) -> Any:
-            settings = VerifySettings.from_target(cx.engine.target)
-            if not settings.xetile_strict:
-                problem = recommended_problem(op, settings)
-                if problem is not None:
-                    raise compile_error(op, f"cannot execute this op: {problem} (the verifier accepted it because "
-                                            "xetile.verify.strict = false; xetile.md §5 Q16)")
-            return fn(op, cx)
-
-        compile_op.__doc__ = fn.__doc__
-        impl(*names, **kw)(compile_op)
-        return fn
-
-    return wrap
+    settings = VerifySettings.from_target(target)
+    if settings.xetile_strict:
+        return
+    for op in kernel.walk():
+        if op.name.startswith("xetile."):
+            problem = recommended_problem(op, settings)
+            if problem is not None:
+                raise ExecFault(f"cannot execute this op: {problem} (the verifier accepted it because "
+                                "xetile.verify.strict = false; xetile.md §5 Q16)", op)
 
 
 def _operand(op: Any, name: str) -> Any:
@@ -94,7 +89,7 @@ def _param(engine: Any, name: str) -> Any:
 
 
 # ============================================================================ descriptors
-@xetile_impl("xetile.init_tile")
+@impl("xetile.init_tile")
 def _init_tile(op: Any, cx: Any):
     """§3.1: a block tile over a memref (static, dynamic, strided) or a raw byte address, or a scattered tile."""
     engine = cx.engine
@@ -157,7 +152,7 @@ def _init_tile(op: Any, cx: Any):
     return block
 
 
-@xetile_impl("xetile.update_tile_offset")
+@impl("xetile.update_tile_offset")
 def _update_tile_offset(op: Any, cx: Any):
     """§3.5: the window moved by (row delta, column delta), or a scattered tile's indices plus a delta vector."""
     s_t, res = cx.slot(_operand(op, "tile")), cx.slot(op.results[0])
@@ -236,7 +231,7 @@ def _fault(exc: MemoryFault, t: BlockTile) -> ExecFault:
     return ExecFault(f"{exc} ({t.describe()})")
 
 
-@xetile_impl("xetile.load_tile")
+@impl("xetile.load_tile")
 def _load_tile(op: Any, cx: Any):
     """§3.2: result k = the k-th w-wide block of the window; out-of-bounds elements read 0 (IMEX) or the padding
     (``xetile.load_tile.oob_value``); legacy ``transpose = [1, 0]`` (Appendix A) gives the transposed value."""
@@ -253,6 +248,7 @@ def _load_tile(op: Any, cx: Any):
     pad = None
     if _param(engine, "load_tile.oob_value") == "padding_attr" and pad_attr is not None:
         pad = np.array(getattr(pad_attr, "value", 0)).astype(dt)
+    ib = inner_blocks_of(tile) if op.results[0].type.rank == 4 else None  # legacy 4-D result (Appendix A.1)
 
     def step(fr: list) -> None:
         t: BlockTile = fr[s_t]
@@ -264,6 +260,9 @@ def _load_tile(op: Any, cx: Any):
             raise _fault(exc, t) from None
         if pad is not None and inb is not None:
             v = np.where(inb, v, pad).astype(dt)
+        if ib is not None:
+            fr[outs[0]] = pack_blocks(v, *ib)
+            return
         for k, s in enumerate(outs):
             part = v[:, k * w:(k + 1) * w]
             fr[s] = np.ascontiguousarray(part.T if transpose else part)
@@ -271,7 +270,7 @@ def _load_tile(op: Any, cx: Any):
     return step
 
 
-@xetile_impl("xetile.store_tile")
+@impl("xetile.store_tile")
 def _store_tile(op: Any, cx: Any):
     """§3.3: in-bounds elements written, out-of-bounds ones dropped (global tiles)."""
     engine = cx.engine
@@ -284,22 +283,23 @@ def _store_tile(op: Any, cx: Any):
         t: BlockTile = fr[s_t]
         sf = _Surface(t, h, w)
         _check_bounds(op, engine, t, h, w, "store_tile", sf.narrow)
+        value = np.asarray(fr[s_v], dt)
         try:
-            sf.store(np.asarray(fr[s_v], dt))
+            sf.store(unpack_blocks(value) if value.ndim == 4 else value)  # legacy 4-D value (Appendix A.1)
         except MemoryFault as exc:
             raise _fault(exc, t) from None
 
     return step
 
 
-@xetile_impl("xetile.prefetch_tile")
+@impl("xetile.prefetch_tile")
 def _prefetch_tile(op: Any, cx: Any):
     """§3.4: a cache hint, no functional effect (nothing is read or checked)."""
     return None
 
 
 # ============================================================================ atomics
-@xetile_impl("xetile.atomic_rmw")
+@impl("xetile.atomic_rmw")
 def _atomic_rmw(op: Any, cx: Any):
     """§3.7: per element, in row-major order, one atomic step on its address (block tiles: §3.1; scattered tiles:
     base + index); returns the old values.  Out-of-bounds elements of a block tile: ``xetile.atomic_rmw.oob``."""
@@ -352,7 +352,7 @@ def _check_scatter_limit(t: ScatterTile, offs: np.ndarray, mask: np.ndarray, wha
                         f"{t.origin} of {t.limit} elements")
 
 
-@xetile_impl("xetile.load")
+@impl("xetile.load")
 def _gather(op: Any, cx: Any):
     """§3.12: ``v[e] = mask[e] ? mem[base + indices[e]] : P`` (P per ``xetile.load.masked_value``)."""
     engine = cx.engine
@@ -381,7 +381,7 @@ def _gather(op: Any, cx: Any):
     return step
 
 
-@xetile_impl("xetile.store")
+@impl("xetile.store")
 def _scatter(op: Any, cx: Any):
     """§3.13: every enabled element writes ``base + indices[e]``, in row-major order (the last enabled element
     on an address wins)."""
