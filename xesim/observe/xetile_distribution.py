@@ -455,5 +455,5 @@ def _compare_one(op: Any, s: int, at: tuple[int, int], got: np.ndarray, want: np
         idx = tuple(int(k) for k in np.argwhere(bad)[0])
         kind = "holds" if needed else "computes"
         raise ExecFault(f"subgroup {s}: the {what} ({at[0]}, {at[1]}){extra} disagrees with the whole-tile value at local "
-                        f"element {list(idx)}: the subgroup {kind} {got[idx]!r}, the whole tile has {want[idx]!r} "
+                        f"element {list(idx)}: the subgroup {kind} {got[idx].item()!r}, the whole tile has {want[idx].item()!r} "
                         "(xetile.md §4.3-§4.5; whole-tile result and distributed view differ)", op)
