@@ -140,6 +140,10 @@ def standard_observers(config: RunConfig) -> list:
         from xesim.observe.registers import RegisterFileObserver
 
         out.append(RegisterFileObserver(checked=config.grf == "checked"))
+    if config.check_distribution:  # issue 31: XeTile wg_map programs against their distributed view
+        from xesim.observe.xetile_distribution import DistributionCheck
+
+        out.append(DistributionCheck())
     if config.trace is not None:  # after the others: its steps wrap theirs (recorded times include them)
         from xesim.observe.tracer import Tracer
 

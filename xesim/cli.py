@@ -44,7 +44,8 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         name, text = _read(path)
         if args.verify_diagnostics:
             problems = verify_file_with_expectations(name, text, args.split_input_file,
-                                                     unexpected_notes=_unexpected_notes())
+                                                     unexpected_notes=_unexpected_notes(),
+                                                     settings=_verify_settings(args))
             for d in problems:
                 print(d.render(), file=sys.stderr)
             if problems:
@@ -54,7 +55,7 @@ def _cmd_verify(args: argparse.Namespace) -> int:
         for _, chunk in chunks:
             try:
                 module = parse_source(chunk, name)
-                ctx = verify_module(module, raise_on_error=False)
+                ctx = verify_module(module, raise_on_error=False, settings=_verify_settings(args))
                 for d in sorted(ctx.diagnostics, key=lambda d: d.loc.offset):
                     print(d.render(), file=sys.stderr)
                 if ctx.errors:
@@ -90,9 +91,9 @@ def _cmd_fmt(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_verified(path: str):
+def _load_verified(path: str, settings=None):
     name, text = _read(path)
-    module, ctx = call_deep(_parse_and_verify, text, name)  # room for deep nesting (xesim/deep.py)
+    module, ctx = call_deep(_parse_and_verify, text, name, settings)  # room for deep nesting (xesim/deep.py)
     for d in ctx.diagnostics:
         if d.severity != "error":
             print(d.render(), file=sys.stderr)
@@ -101,12 +102,12 @@ def _load_verified(path: str):
     return module
 
 
-def _parse_and_verify(text: str, name: str):
+def _parse_and_verify(text: str, name: str, settings=None):
     from xesim.ir.parser import parse_source
     from xesim.verify.structural import verify_module
 
     module = parse_source(text, name)
-    return module, verify_module(module, raise_on_error=False)
+    return module, verify_module(module, raise_on_error=False, settings=settings)
 
 
 def _run_module(module, args: argparse.Namespace, out, observers: tuple = ()) -> tuple:
@@ -123,7 +124,9 @@ def _run_module(module, args: argparse.Namespace, out, observers: tuple = ()) ->
                              launch_reuse=False if args.no_launch_reuse else None,
                              check_memory=args.check_memory,
                              max_call_depth=args.max_call_depth,
-                             max_steps=args.max_steps, timeout=args.timeout, memory_limit=args.memory_limit)
+                             max_steps=args.max_steps, timeout=args.timeout, memory_limit=args.memory_limit,
+                             overrides=tuple(args.target_param) or None,
+                             check_distribution=args.check_distribution or None)
     except TargetError as exc:
         print(f"xesim: error: {exc}", file=sys.stderr)
         raise SystemExit(1) from None
@@ -147,6 +150,10 @@ def _run_module(module, args: argparse.Namespace, out, observers: tuple = ()) ->
             print(reuse_state(engine).report(), file=sys.stderr)
         if args.explain_assumptions:
             _explain(engine)
+        if args.check_distribution:  # issue 31 (xesim/observe/xetile_distribution.py)
+            from xesim.observe.xetile_distribution import DistributionCheck
+
+            print(engine.observer(DistributionCheck).report(), file=sys.stderr)
 
 
 def _trace_spec(args: argparse.Namespace):
@@ -225,10 +232,51 @@ def _explain(engine) -> None:
     print("\n".join(lines), file=sys.stderr)
 
 
+# --- target parameters on the command line (issue 31: the verifier's xetile.verify.* settings, any parameter) ----
+def _add_target_param_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--target-param", action="append", default=[], type=_target_param, metavar="NAME=VALUE",
+                   help="set a parameter of the target file (isa/targets/*.toml), e.g. xetile.verify.strict=false; "
+                        "repeatable ('xesim run --explain-assumptions' lists the assumed ones a run used)")
+
+
+def _target_param(text: str) -> tuple[str, object]:
+    """``NAME=VALUE``: true/false, an integer, a float, else the text."""
+    name, eq, raw = text.partition("=")
+    if not eq or not name.strip() or not raw.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    raw = raw.strip()
+    value: object = raw
+    if raw.lower() in ("true", "false"):
+        value = raw.lower() == "true"
+    else:
+        for conv in (int, float):
+            try:
+                value = conv(raw)
+                break
+            except ValueError:
+                pass
+    return name.strip(), value
+
+
+def _verify_settings(args: argparse.Namespace):
+    """The verifier's settings (xesim/verify/settings.py) of ``--target`` with ``--target-param``s; an unknown
+    parameter or target is ``xesim: error:`` and exit status 1."""
+    from xesim.hw.params import TargetError, load_target
+    from xesim.verify.settings import VerifySettings
+
+    try:
+        target = load_target(getattr(args, "target", "pvc"))
+        params = dict(getattr(args, "target_param", ()) or ())
+        return VerifySettings.from_target(target.with_overrides(params) if params else target)
+    except TargetError as exc:
+        print(f"xesim: error: {exc}", file=sys.stderr)
+        raise SystemExit(1) from None
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     from xesim.unix import GuardedOutput
 
-    module = _load_verified(args.file)
+    module = _load_verified(args.file, _verify_settings(args))
     out = GuardedOutput(sys.stdout)  # a closed pipe ends the run quietly (xesim/unix.py)
     if getattr(args, "compare_with", None):
         return _compare_with(module, args, out)
@@ -291,7 +339,7 @@ def _compare_with(module, args: argparse.Namespace, out) -> int:
 
     ours, theirs = ReadbackRecorder(), ReadbackRecorder()
     _run_module(module, args, out, (ours,))
-    other = _load_verified(args.compare_with)
+    other = _load_verified(args.compare_with, _verify_settings(args))
     _run_module(other, args, io.StringIO(), (theirs,))
     diff = first_difference(ours.readbacks, theirs.readbacks, args.compare_with)
     if diff is not None:
@@ -307,7 +355,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
     from xesim.testing.filecheck import check
 
-    module = _load_verified(args.file)
+    module = _load_verified(args.file, _verify_settings(args))
     kind = _runner_entry(module, args)
     buf = io.StringIO()
     buf.write(_runner_result(_run_module(module, args, buf), kind))
@@ -383,6 +431,9 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--split-input-file", action="store_true", help="process chunks separated by '// -----'")
     v.add_argument("--verify-diagnostics", action="store_true",
                    help="check 'expected-error {{...}}' annotations instead of reporting errors")
+    _add_target_param_flag(v)  # issue 31
+    v.add_argument("--target", default="pvc", help="hardware target whose parameters --target-param changes "
+                   "(default: pvc)")
     v.set_defaults(func=_cmd_verify)
 
     f = sub.add_parser("fmt", help="print the normalized program", epilog=EPILOG,
@@ -434,6 +485,10 @@ def build_parser() -> argparse.ArgumentParser:
         r.add_argument("--no-launch-reuse", action="store_true",
                        help="execute every kernel launch, even one identical to its kernel's previous launch (same "
                             "arguments and input bytes; by default such a launch takes that launch's writes)")
+        _add_target_param_flag(r)  # issue 31
+        r.add_argument("--check-distribution", action="store_true",
+                       help="compare every op of a workgroup-level XeTile kernel (wg_map) with what its subgroups "
+                            "compute in the distributed program (xetile.md §4); a difference is a located error")
         r.add_argument("--explain-assumptions", action="store_true",
                        help="after the run, list the assumed hardware parameters it used (on stderr)")
         # trace recording (issue 28; xesim/observe/tracer.py, traces/FORMAT.md)

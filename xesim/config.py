@@ -73,6 +73,9 @@ class RunConfig:
     check_memory: frozenset[str] = field(default_factory=frozenset)
     trace: Any = None  # xesim.trace.spec.TraceSpec (issue 28)
     progress: bool = False  # a progress bar on stderr for launches over a second (xesim/observe/progress.py)
+    #: workgroup-level XeTile kernels compared op by op with their distributed view (issue 31;
+    #: xesim/observe/xetile_distribution.py)
+    check_distribution: bool = False
 
     max_call_depth: int = 10_000
     max_steps: int | None = None

@@ -631,3 +631,44 @@ func.func @unpack_shape(%v: vector<4x4x8x16xf16>) {
   %0 = xetile.tile_unpack %v {inner_blocks = array<i64: 8, 16>} : vector<4x4x8x16xf16> -> vector<32x32xf16>
   return
 }
+
+// -----
+
+// Appendix A.1 (legacy 4-D blocked values)
+func.func @blocked_load_shape(%t: !xetile.tile<32x64xf16, #xetile.tile_attr<inner_blocks = [8, 16]>>) {
+  // expected-error@+1 {{shapes of the source tile, output value and inner_blocks must satisfy : [32, 64] = [4, 4, 8, 16] blocked by [8, 16]}}
+  %0 = xetile.load_tile %t : !xetile.tile<32x64xf16, #xetile.tile_attr<inner_blocks = [8, 16]>> -> vector<4x2x8x16xf16>
+  return
+}
+
+// -----
+
+func.func @blocked_load_without_inner_blocks(%t: !xetile.tile<32x64xf16>) {
+  // expected-error@+1 {{result #0 must be 2D vector of scalar values, but got 'vector<4x4x8x16xf16>' (a 4-D blocked vector needs inner_blocks}}
+  %0 = xetile.load_tile %t : !xetile.tile<32x64xf16> -> vector<4x4x8x16xf16>
+  return
+}
+
+// -----
+
+func.func @blocked_store_2d(%v: vector<32x64xf16>, %t: !xetile.tile<32x64xf16, #xetile.tile_attr<inner_blocks = [8, 16]>>) {
+  // expected-error@+1 {{value must be a 4D vector if inner_blocks is used in tile_attr.}}
+  xetile.store_tile %v, %t : vector<32x64xf16>, !xetile.tile<32x64xf16, #xetile.tile_attr<inner_blocks = [8, 16]>>
+  return
+}
+
+// -----
+
+func.func @blocked_mma(%a: vector<4x2x8x16xf16>, %b: vector<4x2x16x16xf16>) {
+  // expected-error@+1 {{incompatible A, B and output sizes for 4D tile mma op. 4D tile mma should have the shape (m x k x Bm x Bk) x (k x n x Bk x Bn) = (m x n x Bm x Bn).}}
+  %0 = xetile.tile_mma %a, %b : vector<4x2x8x16xf16>, vector<4x2x16x16xf16> -> vector<4x2x8x16xf32>
+  return
+}
+
+// -----
+
+func.func @rank3(%a: vector<4x8x16xf16>, %b: vector<16x16xf16>) {
+  // expected-error@+1 {{operand #0 must be 2D vector of scalar values, but got 'vector<4x8x16xf16>'}}
+  %0 = xetile.tile_mma %a, %b : vector<4x8x16xf16>, vector<16x16xf16> -> vector<8x16xf32>
+  return
+}

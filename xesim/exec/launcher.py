@@ -54,6 +54,12 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
     if len(args) != len(ft.inputs):
         raise ExecFault(f"kernel {name} takes {len(ft.inputs)} arguments, {len(args)} given")
     level, evidence = classify_kernel(kernel)
+    from xesim.exec.levels import xetile_level
+
+    if xetile_level(kernel) is not None:  # XeTile IR accepted only by the lenient verifier does not run (§5 Q16)
+        from xesim.exec.ops.xetile import refuse_lenient_ops
+
+        refuse_lenient_ops(kernel, engine.target)
     if level == "workgroup":  # whole-tile view, one execution per workgroup (xesim/exec/workgroup.py)
         from xesim.exec import workgroup as wgx
 
@@ -83,8 +89,14 @@ def launch_kernel(engine: Any, kernel: Any, name: str, grid: tuple, block: tuple
         num_sg = (threads + sg - 1) // sg
         instances = [(s * sg, s, 0) for s in range(num_sg)]
     elif level == "workgroup":  # every layout's subgroups must be launched; extra ones duplicate work (§3.2)
-        num_sg = (threads + sg - 1) // sg
-        wgx.check_launch(kernel, num_sg)
+        from xesim.exec import xetile_wg
+
+        if xetile_level(kernel) == "workgroup":  # XeTile: a VC thread is a subgroup (xetile.md §1.3, §4.2)
+            num_sg = xetile_wg.num_subgroups(kernel, threads, sg)
+            xetile_wg.check_launch(kernel, num_sg)
+        else:
+            num_sg = (threads + sg - 1) // sg
+            wgx.check_launch(kernel, num_sg)
         instances = [(0, 0, 0)]
     else:  # lane level: one execution per subgroup, lanes as an axis of the values (xesim/exec/axis.py)
         num_sg = (threads + sg - 1) // sg

@@ -10,6 +10,9 @@
   changes which logical element (i, j) denotes (§3.1).
 * :class:`ScatterTile` — ``base`` (element 0 of a 0-D/1-D memref) and one element index per tile element
   (§3.1 "scattered form"); ``limit`` = the memref's extent in elements (None for an unknown extent).
+* :func:`pack_blocks` / :func:`unpack_blocks` — the legacy 4-D blocked form of a 2-D value (Appendix A.1), the one
+  definition ``tile_pack``/``tile_unpack``, ``load_tile``/``store_tile`` on ``inner_blocks`` tiles and 4-D
+  ``tile_mma`` use.
 """
 
 from __future__ import annotations
@@ -73,3 +76,15 @@ class ScatterTile:
 def _wrap64(v: int) -> int:
     v &= (1 << 64) - 1
     return v - (1 << 64) if v >> 63 else v
+
+
+def pack_blocks(m: np.ndarray, bh: int, bw: int) -> np.ndarray:
+    """Appendix A.1: ``B[a][b][i][j] = M[a·bh + i][b·bw + j]`` over the last two dims of ``m`` (leading dims kept)."""
+    *lead, h, w = m.shape
+    return np.ascontiguousarray(np.asarray(m).reshape(*lead, h // bh, bh, w // bw, bw).swapaxes(-3, -2))
+
+
+def unpack_blocks(b: np.ndarray) -> np.ndarray:
+    """The inverse of :func:`pack_blocks`: ``[..., H/bh, W/bw, bh, bw]`` -> ``[..., H, W]``."""
+    *lead, ga, gb, bh, bw = b.shape
+    return np.ascontiguousarray(np.asarray(b).swapaxes(-3, -2).reshape(*lead, ga * bh, gb * bw))

@@ -25,6 +25,10 @@ Four kinds of map:
    and §3.4): subgroup id delinearisation with ``order``, distribution units ``min(shape, sg_layout·sg_data)``,
    round-robin over units, offsets modulo the shape (sharing), extra subgroups taken modulo the layout size,
    ``inst_data`` decomposition.
+5. **XeTile workgroup maps** — :class:`XeTileWgMap` (``#xetile.wg_map``, shared/spec/xetile.md §4.2–§4.3):
+   row-major subgroup coordinates (or IMEX's column-major numbering for transposed loads), per dimension the
+   ``sg_data`` blocks ``(t + k) mod n`` for ``t = 0, L, 2L, … < n`` (round-robin, wrap-around replication), the
+   remainder ``shape mod sg_data`` owned by nobody.
 
 Index conventions: a tile index is a tuple of ints into the tile; with ``array_length > 1`` the tile is the stack
 ``[array_length, *shape]`` of the blocks (block ``j`` = memory columns ``j·C .. j·C + C - 1``, spec §3.3) and
@@ -744,3 +748,47 @@ class SliceLayout(_Distribution):
         out = self._drop(self.parent.sg_coords(sg_id))
         assert out is not None
         return out
+
+
+@dataclass(frozen=True)
+class XeTileWgMap:
+    """``#xetile.wg_map<sg_layout = [L0, L1], sg_data = [D0, D1]>`` of a 2-D workgroup value (shared/spec/xetile.md
+    §4.2–§4.3; IMEX WgToSg.cpp at 8d0c177e^)."""
+
+    sg_layout: tuple[int, int]
+    sg_data: tuple[int, int]
+
+    def __post_init__(self) -> None:
+        for name in ("sg_layout", "sg_data"):
+            v = _ints(name, getattr(self, name))
+            if len(v) != 2:
+                raise LayoutMapError(f"{name} {list(v)} must have two entries")
+            _positive(name, v)
+            object.__setattr__(self, name, v)
+
+    @property
+    def layout_size(self) -> int:
+        return self.sg_layout[0] * self.sg_layout[1]
+
+    def coords(self, sg_id: int, column_major: bool = False) -> tuple[int, int]:
+        """§4.2: ``(s div L1, s mod L1)``, or ``(s mod L0, s div L0)`` under IMEX's transposed-load numbering; no
+        modulo on the leading coordinate (extra subgroups wrap in :meth:`blocks`)."""
+        l0, l1 = self.sg_layout
+        return (sg_id % l0, sg_id // l0) if column_major else (sg_id // l1, sg_id % l1)
+
+    def blocks(self, shape: tuple[int, int], sg_id: int, column_major: bool = False) -> list[tuple[int, int]]:
+        """§4.3: the origins (relative to the value's origin) of subgroup ``sg_id``'s ``sg_data`` sub-tiles, row
+        outer; empty when a dimension holds no whole block."""
+        k = self.coords(sg_id, column_major)
+        per_dim = []
+        for d in (0, 1):
+            n = int(shape[d]) // self.sg_data[d]
+            if n == 0:
+                return []
+            per_dim.append([((t + k[d]) % n) * self.sg_data[d] for t in range(0, n, self.sg_layout[d])])
+        return [(y, x) for y in per_dim[0] for x in per_dim[1]]
+
+    def evenly_distributed(self, shape: tuple[int, int]) -> bool:
+        """§3.3: ``shape_d % D_d == 0`` and ``(shape_d / D_d) % L_d == 0`` in both dimensions (stores)."""
+        return all(shape[d] % self.sg_data[d] == 0 and (shape[d] // self.sg_data[d]) % self.sg_layout[d] == 0
+                   for d in (0, 1))

@@ -61,6 +61,15 @@ def _is_leaf(node: Any) -> bool:
     return isinstance(node, dict) and "value" in node
 
 
+def _choices(leaf: dict) -> list[str]:
+    """The values a parameter accepts when its ``doc`` lists them (``"a | b | c"`` of single words), else []."""
+    doc = str(leaf.get("doc", ""))
+    words = [w.strip() for w in doc.split("|")]
+    if len(words) < 2 or not all(w and w.replace("_", "").replace("-", "").isalnum() for w in words):
+        return []
+    return [w.lower() for w in words]
+
+
 class Target:
     """A loaded target.  ``used`` collects the parameter paths read during a run."""
 
@@ -117,9 +126,14 @@ class Target:
             node = data
             parts = path.split(".")
             for p in parts[:-1]:
-                node = node[p]
-            if parts[-1] not in node:
+                node = node.get(p) if isinstance(node, dict) and not _is_leaf(node) else None
+                if node is None:
+                    break
+            if not isinstance(node, dict) or not _is_leaf(node.get(parts[-1])):
                 raise TargetError(f"unknown parameter '{path}' for target '{self.name}'")
+            choices = _choices(node[parts[-1]])
+            if choices and str(value).lower() not in choices:
+                raise TargetError(f"parameter '{path}' is one of {' | '.join(choices)}, not {value!r}")
             node[parts[-1]] = {"value": value, "source": "command-line override"}
         return Target(self.name, data, self.path)
 

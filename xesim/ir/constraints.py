@@ -149,6 +149,12 @@ CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
         lambda t: isinstance(t, VectorType) and t.rank == 2 and _is_xetile_scalar(t.element_type),
         "2D vector of scalar values",
     ),
+    # legacy (shared/spec/xetile.md Appendix A.1): load_tile/store_tile/tile_mma (and, to be refused with a reason,
+    # reduction/broadcast) also took 4-D blocked vectors; any other rank gets the 2-D message
+    "XeTileBlockedVector": (
+        lambda t: isinstance(t, VectorType) and t.rank in (2, 4) and _is_xetile_scalar(t.element_type),
+        "2D vector of scalar values",
+    ),
     "XeTile1Or2DVector": (
         lambda t: isinstance(t, VectorType) and t.rank in (1, 2) and _is_xetile_scalar(t.element_type),
         "1D or 2D vector of scalar values",

@@ -18,6 +18,10 @@ switched at each instance event, :class:`GrfLaunch`):
   - lane level: a per-lane value (:class:`~xesim.exec.axis.Varying`) or a vector every lane holds is SIMT
     fragments, lane ``i`` component ``k`` at element slot ``k·16 + i`` (§1.6);
   - uniform scalars: one element slot (aligned to its size);
+  - SG/VC level ``xetile.tile_mma`` result (XeTile, shared/spec/xetile.md §3.6): the same C/D layout, as IMEX lowers
+    it to DPAS chains, when the target's ``xetile.grf.value_layout`` is ``dpas`` (the default; ``row_major``: plain);
+    other XeTile values (loaded tiles, element-wise results) row-major: the spec leaves the block images of IMEX's
+    blocking unstated (§4.6: ``sg_map`` is a hint), and the register count is the same;
   - other vectors: row-major, starting on a register boundary.
 
   ``scf.for`` iteration arguments and results take the layout of the value the loop yields (else of its init).
@@ -513,6 +517,8 @@ class _Plan:
                     lay = load_nd_layout(op, self.target)
                 elif op is not None and op.name == "xegpu.dpas":
                     lay = dpas_layout(tuple(t.shape), dtype_of(t.element_type), self.target)
+                elif op is not None and op.name == "xetile.tile_mma" and self.xetile_layout() == "dpas":
+                    lay = dpas_layout(tuple(t.shape), dtype_of(t.element_type), self.target)
                 elif op is not None and op.name == "scf.for":
                     lay = self._for_layout(op, v.index, depth)
                 elif op is None and getattr(v.block, "parent", None) is not None:
@@ -525,6 +531,10 @@ class _Plan:
                 lay = None
         self._static[key] = (lay, v)  # keeps v alive so its id stays unique
         return lay
+
+    def xetile_layout(self) -> str:
+        """``xetile.grf.value_layout`` (isa/targets): how XeTile values sit in registers (module docstring)."""
+        return str(self.target.get("xetile.grf.value_layout"))
 
     def _for_layout(self, for_op: Any, i: int, depth: int) -> Layout | None:
         body = for_op.regions[0].blocks[0]

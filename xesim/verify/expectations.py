@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from xesim.diagnostics import Diagnostic, DiagnosticError, Location, SourceFile
 
@@ -132,9 +133,10 @@ def check_chunk(source: SourceFile, produced: list[Diagnostic], *, unexpected_no
     return problems
 
 
-def verify_chunk_with_expectations(name: str, chunk: str, *, unexpected_notes: str) -> list[Diagnostic]:
+def verify_chunk_with_expectations(name: str, chunk: str, *, unexpected_notes: str,
+                                   settings: Any = None) -> list[Diagnostic]:
     """Parse and verify one chunk (padded to its place in the file) and compare with its annotations; return the
-    mismatches (empty = pass)."""
+    mismatches (empty = pass).  ``settings``: the verifier's (xesim/verify/settings.py; None: the defaults)."""
     from xesim.ir.parser import parse_source
     from xesim.verify.structural import verify_module
 
@@ -142,7 +144,7 @@ def verify_chunk_with_expectations(name: str, chunk: str, *, unexpected_notes: s
     produced: list[Diagnostic] = []
     try:
         module = parse_source(chunk, name)
-        ctx = verify_module(module, raise_on_error=False)
+        ctx = verify_module(module, raise_on_error=False, settings=settings)
         produced = ctx.diagnostics
     except DiagnosticError as exc:
         produced = exc.diagnostics
@@ -159,9 +161,11 @@ def verify_chunk_with_expectations(name: str, chunk: str, *, unexpected_notes: s
         return exc.diagnostics
 
 
-def verify_file_with_expectations(name: str, text: str, split: bool, *, unexpected_notes: str) -> list[Diagnostic]:
+def verify_file_with_expectations(name: str, text: str, split: bool, *, unexpected_notes: str,
+                                  settings: Any = None) -> list[Diagnostic]:
     """Run parse+verify on each chunk and compare with annotations; return mismatches (empty = pass)."""
     problems: list[Diagnostic] = []
     for _, chunk in split_chunks(text) if split else [(1, text)]:
-        problems.extend(verify_chunk_with_expectations(name, chunk, unexpected_notes=unexpected_notes))
+        problems.extend(verify_chunk_with_expectations(name, chunk, unexpected_notes=unexpected_notes,
+                                                       settings=settings))
     return problems

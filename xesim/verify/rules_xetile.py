@@ -7,12 +7,19 @@ they are errors here, §5 Q17) for every tile type the op uses and every map att
 ``'xetile.op' op`` prefix, as in MLIR.  Then the op's own checks, in IMEX's order, then the checks the spec
 recommends (§5 Q16, "strict"): they reject IR that IMEX accepts but cannot give a meaning to (a load whose
 result shape differs from the tile, a transpose that is not a permutation, ...), each with its own message.
+
+Two settings (xesim/verify/settings.py, target parameters ``xetile.verify.*``): with ``strict`` false a failed
+recommended check is a warning that ends the op's checks (IMEX accepts the IR) and the executor refuses to run the
+op (:func:`recommended_problem`); ``imex_quirks`` chooses IMEX's stride check for column-major tiles on integer
+sources (§5 Q6) or the check of the layout the strides describe.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from xesim.diagnostics import Diagnostic
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.ir.core import Operation
@@ -28,8 +35,63 @@ DPAS_COMBOS = {  # spec §3.6 table (IMEX lib/Utils/XeArch.cpp checkSupportedDpa
 
 
 _RuleError = RuleError
-#: registers a rule, preceded by the type/attribute checks every XeTile op gets (xesim/verify/predicates.py)
-_rule = rule_registrar(lambda op: _check_types_and_attrs(op))
+_register = rule_registrar(lambda op: None)
+#: predicate name -> the rule (with the type/attribute checks), for :func:`recommended_problem`
+_RULES: dict[str, Callable[[Operation], None]] = {}
+LENIENT_NOTE = " (accepted because xetile.verify.strict = false: IMEX accepts it; xesim will not execute the op)"
+
+
+class _Recommended(RuleError):
+    """A check the spec recommends beyond IMEX's verifier (§5 Q16): an error when ``xetile.verify.strict``, else a
+    warning that ends the op's checks."""
+
+
+def _rule(name: str) -> Callable[[Callable[[Operation, Any], None]], Callable[[Operation, Any], None]]:
+    """Registers a rule, preceded by the type/attribute checks every XeTile op gets (xesim/verify/predicates.py);
+    a :class:`_Recommended` failure follows ``xetile.verify.strict`` (xesim/verify/settings.py)."""
+    def wrap(fn: Callable[[Operation, Any], None]) -> Callable[[Operation, Any], None]:
+        def checks(op: Operation, ctx: Any) -> None:
+            _check_types_and_attrs(op)
+            fn(op, ctx)
+
+        def checked(op: Operation, ctx: Any) -> None:
+            try:
+                checks(op, ctx)
+            except _Recommended as r:
+                if ctx.settings.xetile_strict:
+                    raise RuleError(r.message, r.on_op) from None
+                if r.on_op:
+                    ctx.warning(op, r.message + LENIENT_NOTE)
+                else:
+                    ctx.diagnostics.append(Diagnostic("warning", op.loc, r.message + LENIENT_NOTE))
+
+        checked.__doc__ = fn.__doc__
+        _register(name)(checked)
+        _RULES[name] = checks
+        return fn
+
+    return wrap
+
+
+def recommended_problem(op: Operation, settings: Any) -> str | None:
+    """The message of the first recommended check (§5 Q16) ``op`` fails, or None: what the executor reports when a
+    program verified with ``xetile.verify.strict = false`` reaches such an op (xetile ops only).  ``settings``: the
+    :class:`~xesim.verify.settings.VerifySettings` the program was verified with."""
+    from types import SimpleNamespace
+
+    probe = SimpleNamespace(settings=settings)
+    od = op.opdef
+    for name in od.verifiers if od is not None else ():
+        rule = _RULES.get(name)
+        if rule is None:
+            continue
+        try:
+            rule(op, probe)
+        except _Recommended as r:
+            return r.message
+        except RuleError:
+            return None
+    return None
 
 
 def _check_types_and_attrs(op: Operation) -> None:
@@ -42,10 +104,10 @@ def _check_types_and_attrs(op: Operation) -> None:
             for msg in attr_problems(t.encoding):
                 raise _RuleError(msg, on_op=False)
             if any(d == T.DYNAMIC or d <= 0 for d in t.shape):
-                raise _RuleError(f"tile shape must be static and positive, got {t}")
+                raise _Recommended(f"tile shape must be static and positive, got {t}")
             order = t.encoding.order if isinstance(t.encoding, TileAttr) else None
             if order is not None and len(order) == 2 and tuple(order) not in ((1, 0), (0, 1)):
-                raise _RuleError(f"order must be [1, 0] or [0, 1], got {list(order)}")
+                raise _Recommended(f"order must be [1, 0] or [0, 1], got {list(order)}")
     for a in op.attributes.values():
         for msg in attr_problems(a):
             raise _RuleError(msg, on_op=False)
@@ -115,6 +177,40 @@ def _map_distributes(shape: tuple[int, ...], m: XeTileMap) -> bool:
     return True
 
 
+def inner_blocks_of(tile: T.TileType) -> tuple[int, int] | None:
+    """The legacy ``inner_blocks = [bh, bw]`` of a tile (Appendix A.1), None when absent or malformed."""
+    enc = tile.encoding
+    ib = getattr(enc, "inner_blocks", None) if isinstance(enc, TileAttr) else None
+    return (int(ib[0]), int(ib[1])) if ib is not None and len(ib) == 2 else None
+
+
+def _blocked_shape(shape: tuple[int, ...] | list[int], ib: tuple[int, int]) -> list[int]:
+    """Appendix A.1: the 4-D shape ``[H/bh, W/bw, bh, bw]`` of an ``[H, W]`` value blocked by ``ib``."""
+    return [shape[0] // ib[0], shape[1] // ib[1], ib[0], ib[1]]
+
+
+def _check_blocked(op: Operation, v: Any, what: str, ib: tuple[int, int] | None, tile: T.TileType) -> bool:
+    """Appendix A.1 for a load result / stored value ``v``: a 4-D vector needs the tile's ``inner_blocks`` and the
+    blocked shape; a tile with ``inner_blocks`` needs a 4-D vector.  True when ``v`` is a valid 4-D value."""
+    vt = _vec(v.type)
+    if ib is None:
+        if vt.rank == 4:
+            raise _RuleError(f"{what} must be 2D vector of scalar values, but got '{vt}' (a 4-D blocked vector needs "
+                             "inner_blocks in the tile_attr, xetile.md Appendix A.1)")
+        return False
+    if op.name == "xetile.store_tile" and vt.rank != 4:
+        raise _RuleError("value must be a 4D vector if inner_blocks is used in tile_attr.")
+    want = _blocked_shape(tile.shape, ib)
+    if vt.rank != 4 or ib[0] <= 0 or ib[1] <= 0 or tile.shape[0] % ib[0] or tile.shape[1] % ib[1] or \
+            list(vt.shape) != want:
+        raise _RuleError(f"shapes of the source tile, output value and inner_blocks must satisfy : "
+                         f"{list(tile.shape)} = {want} blocked by {list(ib)}")
+    if vt.element_type != tile.element_type:
+        raise _Recommended(f"{what} element type {vt.element_type} must equal the tile element type "
+                           f"{tile.element_type}")
+    return True
+
+
 def _vec(t: T.Type) -> T.VectorType:
     assert isinstance(t, T.VectorType)
     return t
@@ -157,10 +253,10 @@ def _init_tile(op: Operation, ctx: Any) -> None:
         if not (isinstance(tile.encoding, TileAttr) and tile.encoding.scattered is not None):
             raise _RuleError("Expecting a scattered TileType.")
         if tile.rank not in (1, 2):
-            raise _RuleError(f"a scattered tile must have rank 1 or 2, got {tile}")
+            raise _Recommended(f"a scattered tile must have rank 1 or 2, got {tile}")
         it = _vec(indices.type)
         if tuple(it.shape) != tuple(tile.shape):
-            raise _RuleError(f"indices shape {list(it.shape)} must equal the tile shape {list(tile.shape)}")
+            raise _Recommended(f"indices shape {list(it.shape)} must equal the tile shape {list(tile.shape)}")
         return
     static_memref = isinstance(src_t, T.MemRefType) and src_t.has_static_shape
     if static_memref and n_sizes:
@@ -192,15 +288,20 @@ def _init_tile(op: Operation, ctx: Any) -> None:
             raise _RuleError("dynamic shape and strides must not be empty")
         strides = _mixed(op, "strides", "const_strides")
         if len(sizes) >= 2 and all(v is not None for v in (*sizes, *strides)):
-            quirk = list(strides) == [1, sizes[1]]  # sic: S[1] (spec §5 Q6)
-            if not col and quirk:
+            if ctx.settings.xetile_imex_quirks:  # IMEX's check, sic: S[1] (spec §5 Q6)
+                col_major = list(strides) == [1, sizes[1]]
+                row_ok, col_ok = not col_major, col_major
+            else:  # the layout the strides describe (xetile.verify.imex_quirks = false)
+                row_ok = strides[-1] == 1
+                col_ok = strides[-2:] == [1, sizes[-2]]
+            if not col and not row_ok:
                 raise _RuleError("memref operand is expected to have a row-major layout")
-            if col and not quirk:
+            if col and not col_ok:
                 raise _RuleError("memref operand is expected to have a column-major layout")
     if tile.rank != 2:
-        raise _RuleError(f"a block tile must have rank 2, got {tile}")
+        raise _Recommended(f"a block tile must have rank 2, got {tile}")
     if tile.scattered:
-        raise _RuleError("a block init_tile (offsets) cannot create a scattered tile")
+        raise _Recommended("a block init_tile (offsets) cannot create a scattered tile")
 
 
 @_rule("xetile_update_tile_offset")
@@ -210,14 +311,14 @@ def _update_tile_offset(op: Operation, ctx: Any) -> None:
     indices = _operand(op, "indices")
     has_xy = _operand(op, "offset_x") is not None
     if has_xy == (indices is not None) or has_xy != (_operand(op, "offset_y") is not None):
-        raise _RuleError("expects either both row and column offsets or an index vector")
+        raise _Recommended("expects either both row and column offsets or an index vector")
     if has_xy and tile.scattered:
-        raise _RuleError("row and column offsets apply to block tiles; a scattered tile takes an index vector")
+        raise _Recommended("row and column offsets apply to block tiles; a scattered tile takes an index vector")
     if indices is not None:
         if not tile.scattered:
-            raise _RuleError("an index vector applies to scattered tiles; a block tile takes [row, column] offsets")
+            raise _Recommended("an index vector applies to scattered tiles; a block tile takes [row, column] offsets")
         if tuple(_vec(indices.type).shape) != tuple(tile.shape):
-            raise _RuleError(f"index vector shape {list(_vec(indices.type).shape)} must equal the tile shape "
+            raise _Recommended(f"index vector shape {list(_vec(indices.type).shape)} must equal the tile shape "
                              f"{list(tile.shape)}")
 
 
@@ -247,24 +348,29 @@ def _load_tile(op: Operation, ctx: Any) -> None:
     _check_hints(op)
     tile: T.TileType = op.operands[0].type
     if tile.scattered:
-        raise _RuleError("load_tile expects a block tile; use xetile.load for a scattered tile")
+        raise _Recommended("load_tile expects a block tile; use xetile.load for a scattered tile")
     n = tile.array_length
     if len(op.results) != n:
-        raise _RuleError(f"expected {n} result(s) (array_length), got {len(op.results)}")
+        raise _Recommended(f"expected {n} result(s) (array_length), got {len(op.results)}")
+    ib = inner_blocks_of(tile)
+    if any(_check_blocked(op, r, f"result #{i}", ib, tile) for i, r in enumerate(op.results)):
+        if n != 1 or "transpose" in op.attributes:
+            raise _Recommended("a tile with inner_blocks loads one 4-D value (no array_length, no transpose)")
+        return
     shape = list(tile.shape)
     tr = op.attributes.get("transpose")
     if tr is not None:
         perm = A.int_list(tr) if isinstance(tr, (A.ArrayAttr, A.DenseArrayAttr)) else None
         if perm not in ([1, 0], [0, 1]):
-            raise _RuleError(f"transpose must be [1, 0] or [0, 1], got {tr}")
+            raise _Recommended(f"transpose must be [1, 0] or [0, 1], got {tr}")
         if perm == [1, 0]:
             shape = shape[::-1]
     for r in op.results:
         vt = _vec(r.type)
         if list(vt.shape) != shape:
-            raise _RuleError(f"result shape {list(vt.shape)} must equal the tile shape {shape}")
+            raise _Recommended(f"result shape {list(vt.shape)} must equal the tile shape {shape}")
         if vt.element_type != tile.element_type:
-            raise _RuleError(f"result element type {vt.element_type} must equal the tile element type "
+            raise _Recommended(f"result element type {vt.element_type} must equal the tile element type "
                              f"{tile.element_type}")
 
 
@@ -275,6 +381,10 @@ def _store_tile(op: Operation, ctx: Any) -> None:
     _check_hints(op)
     vt = _vec(_operand(op, "value").type)
     tile: T.TileType = _operand(op, "tile").type
+    if _check_blocked(op, _operand(op, "value"), "operand #0", inner_blocks_of(tile), tile):
+        if tile.array_length > 1 or tile.wg_map is not None:
+            raise _Recommended("a tile with inner_blocks stores one 4-D value (no array_length, no wg_map)")
+        return
     if vt.element_type != tile.element_type:
         raise _RuleError("failed to verify that all of {value, tile} have same element type")
     if tuple(vt.shape) != tuple(tile.shape):
@@ -282,9 +392,9 @@ def _store_tile(op: Operation, ctx: Any) -> None:
     if tile.wg_map is not None and not _map_distributes(tile.shape, tile.wg_map):
         raise _RuleError("data is not evenly distributed to each subgroup.")
     if tile.array_length > 1:
-        raise _RuleError("store_tile writes one block: array_length must be 1")
+        raise _Recommended("store_tile writes one block: array_length must be 1")
     if tile.scattered:
-        raise _RuleError("store_tile expects a block tile; use xetile.store for a scattered tile")
+        raise _Recommended("store_tile expects a block tile; use xetile.store for a scattered tile")
 
 
 @_rule("xetile_prefetch_tile")
@@ -300,15 +410,15 @@ def _atomic_rmw(op: Operation, ctx: Any) -> None:
     vt = _vec(_operand(op, "value").type)
     tile: T.TileType = _operand(op, "tile").type
     if op.results[0].type != vt:
-        raise _RuleError("result type must equal the value type")
+        raise _Recommended("result type must equal the value type")
     if tuple(vt.shape) != tuple(tile.shape) or vt.element_type != tile.element_type:
-        raise _RuleError("value shape and element type must equal the tile's")
+        raise _Recommended("value shape and element type must equal the tile's")
     if tile.array_length != 1:
-        raise _RuleError("atomic_rmw expects array_length 1")
+        raise _Recommended("atomic_rmw expects array_length 1")
     kind = _atomic_kind(op)
     is_float = isinstance(vt.element_type, T.FloatType)
     if kind is not None and kind.endswith("f") != is_float and kind != "assign":
-        raise _RuleError(f"atomic kind '{kind}' does not apply to {vt.element_type} elements")
+        raise _Recommended(f"atomic kind '{kind}' does not apply to {vt.element_type} elements")
 
 
 def _atomic_kind(op: Operation) -> str | None:
@@ -330,9 +440,9 @@ def _check_scatter(op: Operation, value_t: T.VectorType, tile: T.TileType, mask_
     if tuple(value_t.shape) != tuple(mask_t.shape):
         raise _RuleError("failed to verify that all of {value, mask} have same shape")
     if not tile.scattered:
-        raise _RuleError("expects a scattered tile")
+        raise _Recommended("expects a scattered tile")
     if tuple(tile.shape) != tuple(value_t.shape):
-        raise _RuleError(f"value shape {list(value_t.shape)} must equal the tile shape {list(tile.shape)}")
+        raise _Recommended(f"value shape {list(value_t.shape)} must equal the tile shape {list(tile.shape)}")
 
 
 @_rule("xetile_load")
@@ -366,7 +476,12 @@ def _tile_mma(op: Operation, ctx: Any) -> None:
         raise _RuleError("A and B inputs must have the same type.")
     if c_v is not None and _vec(c_v.type).element_type != d.element_type:
         raise _RuleError("C and output vector must have the same type.")
-    if not (a.shape[1] == b.shape[0] and d.shape[0] == a.shape[0] and d.shape[1] == b.shape[1]):
+    if a.rank == 4 or d.rank == 4:  # legacy blocked operands (Appendix A.1)
+        (m, k, bm, bk), (k2, n, bk2, bn) = (a.shape if a.rank == 4 else (0,) * 4), b.shape
+        if not (a.rank == b.rank == d.rank == 4 and k == k2 and bk == bk2 and list(d.shape) == [m, n, bm, bn]):
+            raise _RuleError("incompatible A, B and output sizes for 4D tile mma op. 4D tile mma should have the "
+                             "shape (m x k x Bm x Bk) x (k x n x Bk x Bn) = (m x n x Bm x Bn).")
+    elif not (a.shape[1] == b.shape[0] and d.shape[0] == a.shape[0] and d.shape[1] == b.shape[1]):
         raise _RuleError("incompatible A, B and output sizes for 2D tile mma op. 2D tile mma should have the shape "
                          "(m x k) x (k x n) = (m x n).")
     if c_v is not None and tuple(_vec(c_v.type).shape) != tuple(d.shape):
@@ -377,7 +492,7 @@ def _tile_mma(op: Operation, ctx: Any) -> None:
     else:
         ok = (str(et), str(ot)) in DPAS_COMBOS
     if not ok:
-        raise _RuleError(f"unsupported tile_mma types: {et} inputs with {ot} output (DPAS takes f16/bf16 -> f32 or "
+        raise _Recommended(f"unsupported tile_mma types: {et} inputs with {ot} output (DPAS takes f16/bf16 -> f32 or "
                          "same, tf32 -> f32, 8-bit integers -> i32)")
 
 
@@ -396,9 +511,9 @@ def _transpose(op: Operation, ctx: Any) -> None:
     if expected != list(res.shape):
         raise _RuleError("Incorrect transpose permutation")
     if sorted(perm) != [0, 1]:
-        raise _RuleError(f"permutation must be [1, 0] or [0, 1], got {perm}")
+        raise _Recommended(f"permutation must be [1, 0] or [0, 1], got {perm}")
     if src.element_type != res.element_type:
-        raise _RuleError("source and result element types must be equal")
+        raise _Recommended("source and result element types must be equal")
 
 
 def _combining_kind(op: Operation) -> str | None:
@@ -413,6 +528,8 @@ def _combining_kind(op: Operation) -> str | None:
 def _reduction(op: Operation, ctx: Any) -> None:
     """§3.9 ReductionOp::verify; recommended: dims in [0, 1], kept dims unchanged, equal element types, kind
     suited to the element type, the reduced dim divisible by reduction_size."""
+    if _blocked_form(op):
+        return
     src = _vec(op.operands[0].type)
     res = _vec(op.results[0].type)
     dims_attr = op.attributes.get("reduction_dims", op.attributes.get("reduction_dim"))
@@ -433,33 +550,42 @@ def _reduction(op: Operation, ctx: Any) -> None:
                 raise _RuleError("reduction dimension of result must have size 1")
     for d in dims:
         if d not in (0, 1):
-            raise _RuleError(f"reduction dimension {d} out of range [0, 1]")
+            raise _Recommended(f"reduction dimension {d} out of range [0, 1]")
     if len(set(dims)) != len(dims):
-        raise _RuleError("reduction dimensions must be distinct")
+        raise _Recommended("reduction dimensions must be distinct")
     for d in (0, 1):
         if d not in dims and res.shape[d] != src.shape[d]:
-            raise _RuleError(f"dimension {d} is not reduced: result size {res.shape[d]} must equal source size "
+            raise _Recommended(f"dimension {d} is not reduced: result size {res.shape[d]} must equal source size "
                              f"{src.shape[d]}")
     if size > 0 and src.shape[dims[0]] % size:
-        raise _RuleError(f"source dimension {dims[0]} ({src.shape[dims[0]]}) is not a multiple of reduction_size "
+        raise _Recommended(f"source dimension {dims[0]} ({src.shape[dims[0]]}) is not a multiple of reduction_size "
                          f"{size}")
     if src.element_type != res.element_type:
-        raise _RuleError("source and result element types must be equal")
+        raise _Recommended("source and result element types must be equal")
     _check_kind(_combining_kind(op), src.element_type)
+
+
+def _blocked_form(op: Operation) -> bool:
+    """A legacy 4-D ``reduction``/``broadcast`` (Appendix A.1: they "act element-wise on the unpacked 2-D data"): the
+    2-D rules do not apply and the legacy verifier's rules are not in the spec, so it is accepted here; the executor
+    refuses to run it, with the reason (xesim/exec/ops/xetile_compute.py)."""
+    return any(isinstance(v.type, T.VectorType) and v.type.rank == 4 for v in (*op.operands, *op.results))
 
 
 def _check_kind(kind: str | None, et: T.Type) -> None:
     is_float = isinstance(et, T.FloatType)
     if kind in INT_KINDS and is_float:
-        raise _RuleError(f"combining kind '{kind}' applies to integers, not {et}")
+        raise _Recommended(f"combining kind '{kind}' applies to integers, not {et}")
     if kind in FLOAT_KINDS and not is_float:
-        raise _RuleError(f"combining kind '{kind}' applies to floats, not {et}")
+        raise _Recommended(f"combining kind '{kind}' applies to floats, not {et}")
 
 
 @_rule("xetile_broadcast")
 def _broadcast(op: Operation, ctx: Any) -> None:
     """§3.10 BroadcastOp::verify; recommended: dims in [0, 1], the other dimension unchanged, equal element
     types, and no ``broadcast_size`` (seed 002, never implemented: §5 Q20)."""
+    if _blocked_form(op):
+        return
     src = _vec(op.operands[0].type)
     res = _vec(op.results[0].type)
     dims = A.int_list(op.attributes["broadcast_dim"]) or []
@@ -467,17 +593,17 @@ def _broadcast(op: Operation, ctx: Any) -> None:
         if 0 <= d < src.rank and src.shape[d] != 1:
             raise _RuleError("broadcast dimension of source must have size 1")
     if "broadcast_size" in op.attributes:
-        raise _RuleError("'broadcast_size' is not implemented by XeTile (seed 002 only); the result type gives the "
+        raise _Recommended("'broadcast_size' is not implemented by XeTile (seed 002 only); the result type gives the "
                          "size")
     for d in dims:
         if d not in (0, 1):
-            raise _RuleError(f"broadcast dimension {d} out of range [0, 1]")
+            raise _Recommended(f"broadcast dimension {d} out of range [0, 1]")
     for d in (0, 1):
         if d not in dims and res.shape[d] != src.shape[d]:
-            raise _RuleError(f"dimension {d} is not broadcast: result size {res.shape[d]} must equal source size "
+            raise _Recommended(f"dimension {d} is not broadcast: result size {res.shape[d]} must equal source size "
                              f"{src.shape[d]}")
     if src.element_type != res.element_type:
-        raise _RuleError("source and result element types must be equal")
+        raise _Recommended("source and result element types must be equal")
 
 
 @_rule("xetile_convert_layout")

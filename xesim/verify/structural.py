@@ -22,14 +22,16 @@ from xesim.ir.core import Block, BlockArgument, Module, Operation, OpResult, Reg
 from xesim.ir.opdefs import OpDef, Registry, load_registry
 from xesim.ir.types import Type
 from xesim.verify.predicates import PREDICATES
+from xesim.verify.settings import VerifySettings, default_settings
 
 
 class VerifyContext:
     """Collects diagnostics; handed to every predicate."""
 
-    def __init__(self, module: Module, registry: Registry) -> None:
+    def __init__(self, module: Module, registry: Registry, settings: VerifySettings | None = None) -> None:
         self.module = module
         self.registry = registry
+        self.settings = settings or default_settings()  # xesim/verify/settings.py (spec/xetile.md §5 Q6, Q16)
         self.diagnostics: list[Diagnostic] = []
         self._dom_cache: dict[int, dict[int, set[int]]] = {}
         self._positions: dict[int, dict[int, int]] = {}  # id(block) -> {id(op): index in the block}
@@ -76,9 +78,11 @@ def _lookup_in(table: Operation, path: tuple[str, ...]) -> Operation | None:
     return scope
 
 
-def verify_module(module: Module, registry: Registry | None = None, raise_on_error: bool = True) -> VerifyContext:
-    """Verify the whole module; raise DiagnosticError listing every error (unless ``raise_on_error``)."""
-    ctx = VerifyContext(module, registry or load_registry())
+def verify_module(module: Module, registry: Registry | None = None, raise_on_error: bool = True,
+                  settings: VerifySettings | None = None) -> VerifyContext:
+    """Verify the whole module; raise DiagnosticError listing every error (unless ``raise_on_error``).
+    ``settings``: the verifier's settings (default: the default target's, xesim/verify/settings.py)."""
+    ctx = VerifyContext(module, registry or load_registry(), settings)
     gc_was_enabled = gc.isenabled()
     gc.disable()  # as in parse_source: no garbage cycles are made, and collections would rescan the IR
     try:

@@ -27,7 +27,7 @@ import numpy as np
 from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text, mixed_list
 from xesim.exec.registry import impl
-from xesim.exec.tiles import BlockTile, ScatterTile
+from xesim.exec.tiles import BlockTile, ScatterTile, pack_blocks, unpack_blocks
 from xesim.exec.values import MemRefValue, dtype_of
 from xesim.hw import block2d, scatter
 from xesim.hw.atomics import atomic_options
@@ -35,10 +35,30 @@ from xesim.hw.atomics import atomic_rmw as hw_atomic_rmw
 from xesim.hw.memory import MemoryFault
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
+from xesim.verify.rules_xetile import inner_blocks_of
 
 ADDR_MASK = (1 << 64) - 1
 SLM_SPACE = 3
 NARROW_PITCH_MIN, NARROW_PITCH_MULTIPLE = 64, 16  # §3.2 / §5 Q9: IMEX BlockOpFallback's surface rule (bytes)
+
+
+def refuse_lenient_ops(kernel: Any, target: Any) -> None:
+    """Read the verifier's settings from the target (``xetile.verify.*``, xesim/verify/settings.py; so
+    ``--explain-assumptions`` lists them) for a kernel with XeTile ops.  A program verified with
+    ``xetile.verify.strict = false`` may hold ops that fail a check the spec recommends (§5 Q16): the first such op
+    is a located error here, before the kernel runs, never a value computed from IR without a meaning."""
+    from xesim.verify.rules_xetile import recommended_problem
+    from xesim.verify.settings import VerifySettings
+
+    settings = VerifySettings.from_target(target)
+    if settings.xetile_strict:
+        return
+    for op in kernel.walk():
+        if op.name.startswith("xetile."):
+            problem = recommended_problem(op, settings)
+            if problem is not None:
+                raise ExecFault(f"cannot execute this op: {problem} (the verifier accepted it because "
+                                "xetile.verify.strict = false; xetile.md §5 Q16)", op)
 
 
 def _operand(op: Any, name: str) -> Any:
@@ -228,6 +248,7 @@ def _load_tile(op: Any, cx: Any):
     pad = None
     if _param(engine, "load_tile.oob_value") == "padding_attr" and pad_attr is not None:
         pad = np.array(getattr(pad_attr, "value", 0)).astype(dt)
+    ib = inner_blocks_of(tile) if op.results[0].type.rank == 4 else None  # legacy 4-D result (Appendix A.1)
 
     def step(fr: list) -> None:
         t: BlockTile = fr[s_t]
@@ -239,6 +260,9 @@ def _load_tile(op: Any, cx: Any):
             raise _fault(exc, t) from None
         if pad is not None and inb is not None:
             v = np.where(inb, v, pad).astype(dt)
+        if ib is not None:
+            fr[outs[0]] = pack_blocks(v, *ib)
+            return
         for k, s in enumerate(outs):
             part = v[:, k * w:(k + 1) * w]
             fr[s] = np.ascontiguousarray(part.T if transpose else part)
@@ -259,8 +283,9 @@ def _store_tile(op: Any, cx: Any):
         t: BlockTile = fr[s_t]
         sf = _Surface(t, h, w)
         _check_bounds(op, engine, t, h, w, "store_tile", sf.narrow)
+        value = np.asarray(fr[s_v], dt)
         try:
-            sf.store(np.asarray(fr[s_v], dt))
+            sf.store(unpack_blocks(value) if value.ndim == 4 else value)  # legacy 4-D value (Appendix A.1)
         except MemoryFault as exc:
             raise _fault(exc, t) from None
 

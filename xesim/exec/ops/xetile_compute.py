@@ -29,6 +29,7 @@ from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text
 from xesim.exec.ops.vector import combiner
 from xesim.exec.registry import impl
+from xesim.exec.tiles import pack_blocks, unpack_blocks
 from xesim.exec.values import dtype_of
 from xesim.ir import attributes as A  # noqa: N812 - the codebase-wide alias
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
@@ -61,8 +62,13 @@ def _tile_mma(op: Any, cx: Any):
     except (ValueError, KeyError) as exc:
         raise compile_error(op, f"no DPAS model for {at.element_type} inputs: {exc}") from None
     nb = geometry(target)["exec_size"]
-    m, k = at.shape
-    n = dt_.shape[1]
+    blocked = at.rank == 4  # legacy 4-D operands (Appendix A.1): the 2-D product of the unpacked matrices
+    if blocked:
+        m, k = at.shape[0] * at.shape[2], at.shape[1] * at.shape[3]
+        n, (bm, bn) = dt_.shape[1] * dt_.shape[3], tuple(dt_.shape[2:])
+    else:
+        m, k = at.shape
+        n, (bm, bn) = dt_.shape[1], (0, 0)
     kp, np_ = -(-k // kb) * kb, -(-n // nb) * nb
     if (kp, np_) != (k, n):
         engine.warn(op, f"K = {k} or N = {n} is not a multiple of the DPAS block (K {kb}, N {nb}): xesim zero-pads, "
@@ -82,6 +88,9 @@ def _tile_mma(op: Any, cx: Any):
         return out
 
     def run(a: np.ndarray, b: np.ndarray, c: np.ndarray | None) -> np.ndarray:
+        if blocked:
+            a, b = unpack_blocks(np.asarray(a)), unpack_blocks(np.asarray(b))
+            c = unpack_blocks(np.asarray(c)) if c is not None else None
         a, b = pad(np.asarray(a), m, kp), pad(np.asarray(b), kp, np_)
         if c is not None:
             c = pad(np.asarray(c), m, np_)
@@ -89,7 +98,8 @@ def _tile_mma(op: Any, cx: Any):
             d = np.asarray(call(a, b, c)).astype(rdt, copy=False)
         except ValueError as exc:
             raise ExecFault(str(exc)) from None
-        return d[..., :n] if np_ != n else d
+        d = d[..., :n] if np_ != n else d
+        return pack_blocks(d, bm, bn) if blocked else d
 
     def one(fr: list) -> None:
         fr[res] = run(fr[s_a], fr[s_b], fr[s_c] if s_c is not None else None)
@@ -114,6 +124,16 @@ def _tile_mma(op: Any, cx: Any):
     return step
 
 
+def refuse_blocked(op: Any) -> None:
+    """A legacy 4-D ``reduction``/``broadcast`` (Appendix A.1) is a located compile error with the reason: the spec
+    says they act "element-wise on the unpacked 2-D data" but not which 4-D dims a reduced or broadcast result
+    keeps, nor the evaluation order over the blocks, so no value can be given with confidence."""
+    if any(isinstance(v.type, T.VectorType) and v.type.rank == 4 for v in (*op.operands, *op.results)):
+        raise compile_error(op, "the legacy 4-D blocked form is not supported: xetile.md Appendix A.1 does not define "
+                                "the 4-D shape of the result or the evaluation order over blocks; unpack the value "
+                                "with xetile.tile_unpack and use the 2-D form")
+
+
 # ============================================================================ rearrangements
 @impl("xetile.transpose")
 def _transpose(op: Any, cx: Any):
@@ -130,6 +150,7 @@ def _transpose(op: Any, cx: Any):
 @impl("xetile.broadcast")
 def _broadcast(op: Any, cx: Any):
     """§3.10: ``res[i][j] = src[0 if 0 in dims else i][0 if 1 in dims else j]``."""
+    refuse_blocked(op)
     shape = tuple(op.results[0].type.shape)
     s, res = cx.slot(op.operands[0]), cx.slot(op.results[0])
 
@@ -162,9 +183,7 @@ def _tile_pack(op: Any, cx: Any):
     s, res = cx.slot(op.operands[0]), cx.slot(op.results[0])
 
     def step(fr: list) -> None:
-        m = np.asarray(fr[s])
-        h, w = m.shape
-        fr[res] = np.ascontiguousarray(m.reshape(h // bh, bh, w // bw, bw).transpose(0, 2, 1, 3))
+        fr[res] = pack_blocks(np.asarray(fr[s]), bh, bw)
 
     return step
 
@@ -175,9 +194,7 @@ def _tile_unpack(op: Any, cx: Any):
     s, res = cx.slot(op.operands[0]), cx.slot(op.results[0])
 
     def step(fr: list) -> None:
-        b = np.asarray(fr[s])
-        ga, gb, bh, bw = b.shape
-        fr[res] = np.ascontiguousarray(b.transpose(0, 2, 1, 3).reshape(ga * bh, gb * bw))
+        fr[res] = unpack_blocks(np.asarray(fr[s]))
 
     return step
 
@@ -221,6 +238,7 @@ def column_block(c: int, bits: int) -> int:
 @impl("xetile.reduction", "xetile.reduce")
 def _reduction(op: Any, cx: Any):
     """§3.9 (module docstring)."""
+    refuse_blocked(op)
     engine = cx.engine
     st: T.VectorType = op.operands[0].type
     rt: T.VectorType = op.results[0].type

@@ -1,0 +1,43 @@
+"""Settings of the verifier that the spec leaves to the user (shared/spec/xetile.md §5 Q6 and Q16).
+
+They are target parameters (``isa/targets/<target>.toml``, section ``[xetile.verify]``), so one file holds their
+defaults, sources and evidence, ``--explain-assumptions`` lists them, and a run changes them like any parameter
+(``--target-param xetile.verify.strict=false``):
+
+* ``xetile.verify.strict`` (default true, §5 Q16): the checks the spec recommends beyond IMEX's verifier (a
+  ``load_tile`` result of another shape than the tile, a ``transpose`` that is not a permutation, ...) are errors;
+  false makes each a warning — IMEX accepts such IR — and the executor refuses to run the op (a located error,
+  :func:`xesim.verify.rules_xetile.recommended_problem`), never a meaningless value;
+* ``xetile.verify.imex_quirks`` (default true, §5 Q6): ``init_tile`` on an integer source checks the strides as
+  IMEX does (a column-major tile needs exactly ``[1, S[1]]``); false checks the layout the strides describe.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, fields
+from typing import Any
+
+#: field name -> target parameter path
+PARAMS = {"xetile_strict": "xetile.verify.strict", "xetile_imex_quirks": "xetile.verify.imex_quirks"}
+
+
+@dataclass(frozen=True)
+class VerifySettings:
+    """The verifier's settings (module docstring); build them with :meth:`from_target`."""
+
+    xetile_strict: bool
+    xetile_imex_quirks: bool
+
+    @classmethod
+    def from_target(cls, target: Any) -> VerifySettings:
+        """The settings a target holds (reading them marks them used for ``--explain-assumptions``)."""
+        return cls(**{f.name: bool(target.get(PARAMS[f.name])) for f in fields(cls)})
+
+
+@functools.cache
+def default_settings() -> VerifySettings:
+    """The default target's settings (the values of ``isa/targets/pvc.toml``)."""
+    from xesim.hw.params import load_target
+
+    return VerifySettings.from_target(load_target("pvc"))
