@@ -252,7 +252,8 @@ for _s in ("F32", "F16", "BF16"):
 
 
 # ----------------------------------------------------------------------------- reference GEMMs
-#: Above this many multiply-adds the numba kernel is used (its one-off compile costs ~0.5 s).
+#: Above this many multiply-adds the numba kernel is used (its first compile takes 3.7 s, a load from numba's
+#: cache 0.5 s: docs/performance.md).
 NUMBA_THRESHOLD = 1 << 24
 _BLOCK_ELEMS = 1 << 16  # rows of C processed together by the numpy path (fits in L2)
 
