@@ -378,3 +378,14 @@ def test_kept_changes_are_positions_or_whole_images() -> None:
     allocs[2].data[:] = 0
     st.launch(engine, one_byte, kernel, "set", (1, 1, 1), (16, 1, 1), args, None)
     assert runs == ["one", "all"] and (allocs[2].data == 9).all() and st.reused == 2
+
+
+def test_progress_bar_does_not_turn_reuse_off() -> None:
+    """xesim run draws the bar whenever stderr is a terminal: it must not cost interactive runs their reuse."""
+    from xesim.observe.progress import LaunchProgress
+
+    text = program(f"{RESET}\n      " + LAUNCH.format(k="acc"))
+    engine = make_engine(load(text).module, out=io.StringIO(), grf="off")
+    bar = engine.subscribe(LaunchProgress(delay=60.0))
+    engine.run("main")
+    assert reuse_state(engine).reused == 3 and bar.shown == 0
