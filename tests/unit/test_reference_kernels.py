@@ -180,3 +180,22 @@ def test_k_zero_and_empty_shapes_return_c_unchanged() -> None:
         out = reference_kernels.gemm_f32_blocked(np.ones((M, 4), np.float32), np.ones((4, N), np.float32),
                                                  np.zeros((M, N), np.float32), 2)
         assert out.shape == (M, N)
+
+
+def test_micro_kernel_code_has_separate_multiplies_and_adds() -> None:
+    """The micro-kernel's machine code (compiled afresh here: numba keeps no assembly for cached code) multiplies
+    and adds packed f32 vectors and contains no fused multiply-add, whatever the CPU offers."""
+    import re
+
+    @numba.njit(cache=False)
+    def one_tile(a_strip, b_strip, c, kc):  # noqa: ANN001, ANN202
+        reference_kernels._tile(a_strip, b_strip, c, 0, NR, kc)
+
+    a_strip = np.ones((KC, MR), np.float32)
+    b_strip = np.full((KC, NR), 2.0, np.float32)
+    c = np.zeros(MR * NR, np.float32)
+    one_tile(a_strip, b_strip, c, 3)
+    assert np.all(c == 6.0)
+    asm = one_tile.inspect_asm(one_tile.signatures[0])
+    assert re.search(r"\bv?mulps\b", asm) and re.search(r"\bv?addps\b", asm)
+    assert not re.search(r"\bv?f(n)?m(add|sub)\d*[ps]s\b", asm)

@@ -27,8 +27,8 @@ any split of it between threads gives the same bits, *as long as each element's 
 
 The micro-kernel is written as LLVM IR (a numba ``intrinsic``) so that the registers are explicit; its ``fmul``
 and ``fadd`` carry no fast-math flags, so LLVM may neither contract them into an FMA nor reorder them (checked:
-no ``vfmadd`` in the generated code; tests/unit/test_reference_kernels.py checks results that an FMA would
-change).  :data:`VECTOR` = 8 f32 lanes is one AVX2 register; the 6 × 16 tile uses 12 of the 16 AVX2 registers
+no ``vfmadd`` in the generated code, and tests/unit/test_reference_kernels.py checks both that and results
+that an FMA would change).  :data:`VECTOR` = 8 f32 lanes is one AVX2 register; the 6 × 16 tile uses 12 of the 16 AVX2 registers
 for C (BLIS's shape for this register file).  On a machine with narrower vectors LLVM splits the vectors,
 which is slower but gives the same bits.
 
@@ -40,7 +40,8 @@ gives), NaNs are bit-identical too.
 
 Numba specialisations: one of each compiled function (:func:`_pack_b`, :func:`_panel`; the others are inlined
 into :func:`_panel`), for C-contiguous float32 2-D arrays (the caller converts, exactly, from f16 / bf16).
-Measured on the 2-core machine of docs/performance.md: ``python tools/bench.py --only ref-gemm``.
+Measured on the 2-core machine of docs/performance.md: ``python tools/bench_refgemm.py`` (the kernel alone) and
+``python tools/bench.py --only ref-gemm`` (the utility in a program).
 """
 
 from __future__ import annotations
