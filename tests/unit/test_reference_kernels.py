@@ -199,3 +199,17 @@ def test_micro_kernel_code_has_separate_multiplies_and_adds() -> None:
     asm = one_tile.inspect_asm(one_tile.signatures[0])
     assert re.search(r"\bv?mulps\b", asm) and re.search(r"\bv?addps\b", asm)
     assert not re.search(r"\bv?f(n)?m(add|sub)\d*[ps]s\b", asm)
+
+
+def test_one_specialisation_whatever_the_input_arrays() -> None:
+    """f16 / bf16 / f32, strided, read-only inputs all reach the compiled functions as C-contiguous writeable f32:
+    one numba specialisation each (every extra one costs compile time on a fresh machine)."""
+    rng = np.random.default_rng(4)
+    base = rng.uniform(-1, 1, (2 * MR + 1, 2 * NR + 3)).astype(np.float32)
+    ro = base.copy()
+    ro.flags.writeable = False
+    for a, b in ((base, base.T.copy()), (base[:, ::2], base[::2].T), (ro, ro.T),
+                 (base.astype(np.float16), base.T.astype(ml_dtypes.bfloat16))):
+        c = np.zeros((a.shape[0], b.shape[1]), np.float32)
+        assert np.array_equal(bits(reference_kernels.gemm_f32_blocked(a, b, c, 2)), bits(literal(a, b, c)))
+    assert len(reference_kernels._panel.signatures) == 1 and len(reference_kernels._pack_b.signatures) == 1

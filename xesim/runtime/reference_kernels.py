@@ -219,8 +219,9 @@ def gemm_f32_blocked(a: np.ndarray, b: np.ndarray, c: np.ndarray, threads: int |
     ``a`` ``[M, K]``, ``b`` ``[K, N]``, ``c`` ``[M, N]``, converted to C-contiguous float32 (exact for f16, bf16
     and f32 inputs); returns a new array.  Bit-identical to the sequential i-k-j loop for every input, whatever
     ``threads`` is."""
-    a = np.ascontiguousarray(a, np.float32)
-    b = np.ascontiguousarray(b, np.float32)
+    # writeable too: numba types a read-only array differently, which would compile a second specialisation
+    a = np.require(a, np.float32, ("C", "W"))
+    b = np.require(b, np.float32, ("C", "W"))
     out = np.array(c, dtype=np.float32, copy=True, order="C")
     if out.size == 0 or a.shape[1] == 0:
         return out
