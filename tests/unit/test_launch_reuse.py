@@ -287,10 +287,49 @@ def test_cli_flag_and_stats_report(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.setenv("XESIM_NO_LAUNCH_REUSE", "1")
     assert cli()[0] == on[0]
     monkeypatch.delenv("XESIM_NO_LAUNCH_REUSE")
-    # --stats runs the register-file model, which watches every launch: reuse is off and the report says why
+    # --stats runs the register-file model; its figures of a reused launch are the identical earlier launch's, so
+    # reuse stays on and the report counts the launches of both kinds
+    out, err = cli("--stats")
+    assert out == on[0]
+    assert "xesim: launches: 1 executed, 3 reused" in err
+    _, err_off = cli("--stats", "--no-launch-reuse")
+    assert "xesim: launches: 4 executed, 0 reused" in err_off
+    assert "4 launch(es) not eligible: turned off (--no-launch-reuse)" in err_off
+    # the register figures (peak, its place, 4 instances, spills) are the same whether launches ran or were reused
+    grf = [e[: e.index("xesim: launches:")] for e in (err, err_off)]
+    assert grf[0] == grf[1] and "@kernels::@acc: peak " in grf[0] and "; 4 instance(s)" in grf[0]
+    # the checking model compares registers with values on every read: it must see every launch run
+    monkeypatch.setenv("XESIM_GRF", "checked")
     err = cli("--stats")[1]
-    assert "xesim: launch reuse: 0 of 4 launch(es) reused" in err
+    assert "xesim: launches: 4 executed, 0 reused" in err
     assert "4 launch(es) not eligible: the register-file model (XESIM_GRF, --stats) watches every launch" in err
+
+
+def test_register_file_model_counts_reused_launches_as_executed_ones() -> None:
+    """grf=track: reused launches add their instances (and spills) to the kernel's figures like executed ones."""
+    from xesim.api import register_file
+
+    text = program(f"{RESET}\n      " + LAUNCH.format(k="acc"), n=5)
+    figures = []
+    for reuse in (True, False):
+        engine = make_engine(load(text).module, out=io.StringIO(), grf="track", launch_reuse=reuse)
+        engine.run("main")
+        st = register_file(engine).stats["@kernels::@acc"]
+        figures.append((st.peak, st.peak_label, st.peak_where, st.instances, st.spills, st.spilled_instances))
+        assert reuse_state(engine).reused == (4 if reuse else 0)
+    assert figures[0] == figures[1] and figures[0][3] == 5 and figures[0][0] > 0
+
+
+def test_tracer_still_sees_every_launch_run(tmp_path) -> None:
+    """The tracer extends the register-file model but records what runs: no launch is reused under it."""
+    from xesim.trace.spec import TraceSpec
+
+    text = program(f"{RESET}\n      " + LAUNCH.format(k="acc"))
+    engine = make_engine(load(text).module, out=io.StringIO(), grf="off",
+                         trace=TraceSpec(str(tmp_path / "t.xetrace")))
+    engine.run("main")
+    st = reuse_state(engine)
+    assert st.reused == 0 and "the tracer (--trace) watches every launch" in st.report()
 
 
 def test_read_analysis_of_the_two_kernels() -> None:
@@ -339,3 +378,14 @@ def test_kept_changes_are_positions_or_whole_images() -> None:
     allocs[2].data[:] = 0
     st.launch(engine, one_byte, kernel, "set", (1, 1, 1), (16, 1, 1), args, None)
     assert runs == ["one", "all"] and (allocs[2].data == 9).all() and st.reused == 2
+
+
+def test_progress_bar_does_not_turn_reuse_off() -> None:
+    """xesim run draws the bar whenever stderr is a terminal: it must not cost interactive runs their reuse."""
+    from xesim.observe.progress import LaunchProgress
+
+    text = program(f"{RESET}\n      " + LAUNCH.format(k="acc"))
+    engine = make_engine(load(text).module, out=io.StringIO(), grf="off")
+    bar = engine.subscribe(LaunchProgress(delay=60.0))
+    engine.run("main")
+    assert reuse_state(engine).reused == 3 and bar.shown == 0

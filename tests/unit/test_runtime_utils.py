@@ -372,11 +372,16 @@ def test_fill_random_gen_int_truncates_toward_zero() -> None:
 
 
 class FixedRng:
+    """Hands out the given uniforms in order (the part of numpy's Generator that random_values uses)."""
+
     def __init__(self, u) -> None:
         self.u = np.asarray(u, np.float64)
+        self.taken = 0
 
-    def random(self, n: int) -> np.ndarray:
-        return self.u[:n]
+    def random(self, n: int, out: np.ndarray) -> np.ndarray:
+        out[...] = self.u[self.taken : self.taken + n]
+        self.taken += n
+        return out
 
 
 def test_random_values_convert_double_to_float_to_target() -> None:

@@ -7,7 +7,9 @@ The executor calls its observers at fixed points and imports none of them:
   values it reads and writes: the register-file model places values in registers, the race detector records
   footprints, a tracer records what ran;
 * **launches** — :meth:`Observer.wrap_launch` may wrap a whole launch (the engine cross-check of ``XESIM_ENGINE=both``
-  runs it twice and compares); :meth:`Observer.launch_begin` / :meth:`Observer.launch_end` around each kernel launch,
+  runs it twice and compares); :meth:`Observer.launch_begin` / :meth:`Observer.launch_end` around each kernel launch
+  that runs, :meth:`Observer.launch_reused` instead for one that takes an identical earlier launch's writes (with
+  what :meth:`Observer.launch_record` kept after that launch),
   :meth:`Observer.workgroup_begin` when a workgroup starts, :meth:`Observer.instance_begin` whenever a subgroup
   instance starts or resumes (after another one ran);
 * **synchronisation** — :meth:`Observer.barrier` when every subgroup of the workgroup has passed a
@@ -87,6 +89,17 @@ class Observer:
     def run_end(self, engine: Any) -> None:
         """The entry function of :meth:`xesim.exec.engine.Engine.run` returned normally (not called when the run
         stops with a fault).  May raise :class:`xesim.diagnostics.DiagnosticError`."""
+
+    def launch_record(self) -> Any:
+        """After a launch ran (its :meth:`launch_end` was called): what an observer that does not need execution
+        (:attr:`needs_execution` False) must keep to count a later identical launch as if it ran, e.g. its
+        figures of this launch; None (the default) when it keeps nothing."""
+        return None
+
+    def launch_reused(self, engine: Any, record: Any) -> None:
+        """A launch identical to an earlier one took that launch's writes instead of running
+        (xesim/exec/launch_reuse.py); ``record`` is what :meth:`launch_record` returned after the earlier launch
+        (not called when that was None).  No other event is sent for the reused launch."""
 
     def save(self) -> Any:
         """A copy of what the observer has gathered so far (the engine cross-check runs a launch twice and keeps

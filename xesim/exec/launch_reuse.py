@@ -30,8 +30,12 @@ afterwards equals what executing it gives, bit for bit (``tests/unit/test_launch
 and without reuse).  A launch that faults is not kept.
 
 **Observers.**  An observer that must see launches execute (:attr:`xesim.exec.hooks.Observer.needs_execution`,
-true by default: the register-file model, the race detector, the engine cross-check of ``XESIM_ENGINE=both``,
-tracers) turns reuse off for every launch while it is subscribed; the reason is reported by ``--stats``.
+true by default: the checking register-file model, the race detector, the engine cross-check of
+``XESIM_ENGINE=both``, tracers) turns reuse off for every launch while it is subscribed; the reason is reported by
+``--stats``.  The others are told of a reused launch by :meth:`~xesim.exec.hooks.Observer.launch_reused`, with what
+their :meth:`~xesim.exec.hooks.Observer.launch_record` returned after the earlier launch ran (the register-file
+model of ``--stats`` counts the reused launch's instances and spills again: an identical launch executes
+identically).  An observer subscribed after the earlier launch ran has no record of it and is not told.
 
 **Off switch.**  ``RunConfig.launch_reuse`` (``--no-launch-reuse``, ``XESIM_NO_LAUNCH_REUSE=1``).
 
@@ -116,6 +120,7 @@ class _Kept:
     compared: list  # [(allocation, bytes when the launch started)]
     changes: list  # [(allocation, changed positions int64[k] or slice(None) for all, their new bytes)]
     nbytes: int = 0
+    records: list = field(default_factory=list)  # [(observer, its launch_record() after the launch)]
 
 
 @dataclass
@@ -131,8 +136,8 @@ class LaunchReuse:
 
     def report(self) -> str:
         """The ``--stats`` line(s)."""
-        lines = [f"xesim: launch reuse: {self.reused} of {self.launches} launch(es) reused (their writes taken "
-                 "from an identical earlier launch)"]
+        lines = [f"xesim: launches: {self.launches - self.reused} executed, {self.reused} reused (a reused launch "
+                 "takes the writes of an identical earlier launch instead of running)"]
         for reason, n in self.reasons.items():
             lines.append(f"  {n} launch(es) not eligible: {reason}")
         return "\n".join(lines)
@@ -170,6 +175,9 @@ class LaunchReuse:
         if old is not None and old.args == akey and _same_bytes(old.compared, allocs):
             for alloc, where, values in old.changes:
                 alloc.data[where] = values
+            for obs, record in old.records:
+                if any(o is obs for o in engine.observers):
+                    obs.launch_reused(engine, record)
             self.kept.move_to_end(key)
             self.reused += 1
             return
@@ -191,7 +199,9 @@ class LaunchReuse:
             elif count:
                 where = np.flatnonzero(changed)
                 changes.append((alloc, where, alloc.data[where].copy()))
-        kept = _Kept(akey, before, changes)
+        records = [(obs, rec) for obs in engine.observers
+                   if (rec := getattr(obs, "launch_record", lambda: None)()) is not None]
+        kept = _Kept(akey, before, changes, records=records)
         kept.nbytes = size + sum(getattr(w, "nbytes", 0) + v.nbytes for _, w, v in changes)
         while self.kept and self.kept_bytes + kept.nbytes > KEEP_BYTES:
             self._drop(next(iter(self.kept)))

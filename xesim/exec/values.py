@@ -148,6 +148,12 @@ class MemRefValue:
 
     def logical_array(self) -> np.ndarray:
         """A copy of the elements in row-major logical order (honouring offset and strides)."""
+        return np.array(self.logical_view())
+
+    def logical_view(self) -> np.ndarray:
+        """The elements in row-major logical order (honouring offset and strides) as a read-only view of the
+        memory: no copy, valid until the memory is next written (readers that only look, e.g. the runtime
+        utilities comparing two buffers)."""
         dt = self.dtype
         if not self.sizes:
             raw = self.space.read(self.aligned + self.offset * dt.itemsize, dt.itemsize)
@@ -160,10 +166,9 @@ class MemRefValue:
         lo = self.offset + sum(min(0, (d - 1) * s) for d, s in zip(self.sizes, self.strides))
         hi = self.offset + sum(max(0, (d - 1) * s) for d, s in zip(self.sizes, self.strides))
         raw = self.space.read(self.aligned + lo * dt.itemsize, (hi - lo + 1) * dt.itemsize).view(dt)
-        view = np.lib.stride_tricks.as_strided(
+        return np.lib.stride_tricks.as_strided(
             raw[self.offset - lo :], shape=self.sizes, strides=[s * dt.itemsize for s in self.strides], writeable=False
         )
-        return np.array(view)
 
     def write_logical(self, values: np.ndarray) -> None:
         """Store ``values`` (shape == sizes) into the memref's elements."""

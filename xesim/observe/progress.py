@@ -28,6 +28,9 @@ class LaunchProgress(Observer):
     """The progress bar (module docstring); ``console``: a rich Console (default: stderr)."""
 
     name = "the progress bar"
+    #: a reused launch (xesim/exec/launch_reuse.py) takes no time and has no workgroups to count: the bar need not
+    #: see it run (a terminal would otherwise turn launch reuse off for every interactive run)
+    needs_execution = False
 
     def __init__(self, console: Any = None, delay: float = 1.0) -> None:
         self.console = console

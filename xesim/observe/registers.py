@@ -734,6 +734,15 @@ class RegisterFileObserver(Observer):
         self.stats: dict[str, KernelStats] = {}
         self.records: dict[tuple, Any] = {}
         self.launch: GrfLaunch | None = None
+        self._counted: tuple | None = None  # (stats, instances, spills, spilled instances) when the launch began
+        self._last: tuple | None = None  # what the latest launch added: (name, stats, instances, spills, spilled)
+
+    @property
+    def needs_execution(self) -> bool:  # type: ignore[override]
+        """Only the checking model (``XESIM_GRF=checked``) must see every launch run; the statistics of a launch
+        that takes an identical earlier launch's writes are that launch's again (it would execute identically,
+        xesim/exec/launch_reuse.py), added by :meth:`launch_reused`."""
+        return self.checked
 
     def instrument(self, op: Any, cx: Any, step: Any, is_term: bool) -> Any:
         if cx.func_op.name != "gpu.func":
@@ -745,13 +754,31 @@ class RegisterFileObserver(Observer):
             self.stats.setdefault(name, KernelStats(name, 0, 0, False, note="a workgroup-level kernel (whole-"
                                                     "workgroup tiles): its subgroups' registers are not modelled"))
             self.launch = None
+            self._counted = None
             return
         self.launch = GrfLaunch(self, engine, kernel, name, level)
+        st = self.launch.stats
+        self._counted = (st, st.instances, st.spills, st.spilled_instances)
 
     def launch_end(self, engine: Any) -> None:
+        self._last = None
         if self.launch is not None:
             self.launch.finish()
             self.launch = None
+            st, instances, spills, spilled = self._counted
+            self._last = (st, st.instances - instances, st.spills - spills, st.spilled_instances - spilled)
+
+    def launch_record(self) -> Any:
+        """What the launch that just ended added to its kernel's statistics (None for a workgroup-level kernel)."""
+        return self._last
+
+    def launch_reused(self, engine: Any, record: Any) -> None:
+        """Count a reused launch as the identical launch ``record`` describes: its instances and spills again
+        (the peak and its place are that launch's, already counted)."""
+        st, instances, spills, spilled = record
+        st.instances += instances
+        st.spills += spills
+        st.spilled_instances += spilled
 
     def workgroup_begin(self, ks: Any) -> None:
         if self.launch is not None:  # until one of its subgroups starts (never, in a batch)

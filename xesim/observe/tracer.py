@@ -49,6 +49,7 @@ class Tracer(RegisterFileObserver):
 
     name = "the tracer (--trace)"
     per_instance = True
+    needs_execution = True  # it records what runs (the register-file model it extends does not need that)
 
     def __init__(self, spec: TraceSpec) -> None:
         super().__init__(checked=False)

@@ -40,6 +40,11 @@ element type (see :func:`xesim.runtime.utils_print.memref_arg`).
   element's value, so the work is vectorised over (i, j) for each k (numpy float32 ufuncs, or for large sizes
   the blocked multi-threaded numba kernel of xesim/runtime/reference_kernels.py, which splits rows, never k,
   and is compiled without fast-math so no FMA contraction or reassociation).  Never BLAS.
+
+Speed: the element-wise utilities (allclose, max error, random fills) work :data:`CHUNK` elements at a time
+through reused buffers, reading the memrefs through read-only views (no copy); each step is the same
+element-wise numpy operation in the same type as the C++ statement, so chunking changes no result
+(tests/unit/test_runtime_utils_chunks.py checks them against the element loops).
 """
 
 from __future__ import annotations
@@ -66,15 +71,35 @@ _BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
 # ----------------------------------------------------------------------------- allclose
+#: Elements per chunk of the vectorised utilities: their temporaries (a few 64K-element buffers, reused) stay in
+#: the core's L2 cache instead of being whole-buffer arrays allocated (and page-faulted) per operation.
+CHUNK = 1 << 16
+
+
 def allclose_values(m: np.ndarray, n: np.ndarray) -> bool:
-    """IMEX allclose on two flat arrays (``m`` any float type, ``n`` f32), up to the shorter length."""
+    """IMEX allclose on two flat arrays (``m`` any float type, ``n`` f32), up to the shorter length.
+
+    Element-wise f32 arithmetic (module docstring), chunk by chunk; stops at the first chunk with a failing
+    element (the C++ loop stops at the element)."""
     k = min(m.size, n.size)
-    lhs = m[:k].astype(np.float32)
-    rhs = n[:k].astype(np.float32)
+    w = min(k, CHUNK)
+    lhs, rhs, diff, thr = (np.empty(w, np.float32) for _ in range(4))
+    fails = np.empty(w, np.bool_)
     with np.errstate(invalid="ignore", over="ignore"):
-        diff = np.abs(lhs - rhs)
-        thr = ATOL + RTOL * np.abs(rhs)
-        return not bool(np.any(diff > thr))
+        for s in range(0, k, CHUNK):
+            e = min(s + CHUNK, k) - s
+            l, r, d, t, f = lhs[:e], rhs[:e], diff[:e], thr[:e], fails[:e]
+            l[...] = m[s : s + e]  # f16 / bf16 / f32 -> f32: exact
+            r[...] = n[s : s + e]
+            np.subtract(l, r, out=d)
+            np.abs(d, out=d)  # |m - n| in f32
+            np.abs(r, out=t)
+            np.multiply(RTOL, t, out=t)  # rtol * |n| in f32
+            np.add(ATOL, t, out=t)  # atol + ... in f32
+            np.greater(d, t, out=f)  # false for NaN
+            if f.any():
+                return False
+    return True
 
 
 def _allclose_args(suffix: str, fname: str, args: list, arg_types: list) -> bool:
@@ -105,25 +130,38 @@ for _s in ("F32", "F16", "BF16"):
 
 # ----------------------------------------------------------------------------- max error
 def max_error_text(m: np.ndarray, n: np.ndarray) -> str:
-    """The two lines printMaxError prints for flat arrays ``m``, ``n`` (compared up to the shorter length)."""
+    """The two lines printMaxError prints for flat arrays ``m``, ``n`` (compared up to the shorter length).
+
+    The C++ loop keeps the first index whose error is strictly larger than every earlier one (starting from 0;
+    NaN compares false), i.e. the first index of the largest non-NaN error when that is above 0.  Computed
+    chunk by chunk in double: a chunk's largest error replaces the kept one only when strictly larger, so the
+    first index wins across chunks as inside one."""
     k = min(m.size, n.size)
-    a = m[:k].astype(np.float64)
-    b = n[:k].astype(np.float64)
+    w = min(k, CHUNK)
+    a, b, delta, rel, t = (np.empty(w, np.float64) for _ in range(5))
+    lt = np.empty(w, np.bool_)
+    best = {"absolute": [0.0, 0, float("inf"), float("inf")], "relative": [0.0, 0, float("inf"), float("inf")]}
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        delta = np.abs(a - b)
-        aa, ab = np.abs(a), np.abs(b)
-        rel = delta / np.where(aa < ab, ab, aa)
-    lines = []
-    for what, err in (("absolute", delta), ("relative", rel)):
-        best, idx, vi, vj = 0.0, 0, float("inf"), float("inf")
-        if k:
-            clean = np.where(np.isnan(err), 0.0, err)
-            mx = float(clean.max())
-            if mx > 0.0:
-                idx = int(np.argmax(clean == mx))
-                best, vi, vj = mx, float(a[idx]), float(b[idx])
-        lines.append(f"Max {what} error {format_g(best)} at idx={idx} (i={format_g(vi)}, j={format_g(vj)})\n")
-    return "".join(lines)
+        for s in range(0, k, CHUNK):
+            e = min(s + CHUNK, k) - s
+            ca, cb, cd, cr, ct, cl = a[:e], b[:e], delta[:e], rel[:e], t[:e], lt[:e]
+            ca[...] = m[s : s + e]  # exact in double
+            cb[...] = n[s : s + e]
+            np.subtract(ca, cb, out=cd)
+            np.abs(cd, out=cd)  # delta = |m - n|
+            np.abs(ca, out=cr)
+            np.abs(cb, out=ct)
+            np.less(cr, ct, out=cl)
+            np.copyto(cr, ct, where=cl)  # std::max(|m|, |n|) = |m| < |n| ? |n| : |m|
+            np.divide(cd, cr, out=cr)  # rel = delta / max
+            for what, err in (("absolute", cd), ("relative", cr)):
+                mx = float(np.fmax.reduce(err, initial=0.0))  # NaN skipped (fmax ignores it)
+                kept = best[what]
+                if mx > kept[0]:
+                    i = int(np.argmax(err == mx))
+                    kept[:] = [mx, s + i, float(ca[i]), float(cb[i])]
+    return "".join(f"Max {what} error {format_g(v)} at idx={i} (i={format_g(x)}, j={format_g(y)})\n"
+                   for what, (v, i, x, y) in best.items())
 
 
 def _print_max_error(suffix: str):
@@ -133,7 +171,7 @@ def _print_max_error(suffix: str):
         m = read_as(mr, C_TYPES[suffix]).reshape(-1)
         nr = args[1] if len(args) > 1 else None
         if isinstance(nr, MemRefValue) and nr.dtype == _F32 and suffix != "F32":
-            n = nr.logical_array().reshape(-1)
+            n = nr.logical_view().reshape(-1)
         else:
             nr, _ = memref_arg(fname, args, arg_types, 1, C_TYPES[suffix])
             n = read_as(nr, C_TYPES[suffix]).reshape(-1)
@@ -175,13 +213,22 @@ def random_generator(engine: Any) -> np.random.Generator:
 def random_values(rng: np.random.Generator, count: int, lower: float, upper: float, gen_int: bool,
                   ctype: np.dtype) -> np.ndarray:
     """``count`` values of ``uniform_real_distribution<double>(lower, upper)``, optionally truncated to int,
-    converted double → float → ``ctype``."""
+    converted double → float → ``ctype``.  Drawn :data:`CHUNK` at a time into one reused buffer: the generator
+    hands out the same sequence of doubles however the draws are split."""
     lo, hi = float(np.float32(lower)), float(np.float32(upper))
+    out = np.empty(count, ctype)
+    x = np.empty(min(count, CHUNK), np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
-        x = lo + (hi - lo) * rng.random(count)
-        if gen_int:
-            x = np.trunc(x) + 0.0  # static_cast<int>: toward zero, and an int has no negative zero
-        return x.astype(np.float32).astype(ctype)
+        for s in range(0, count, CHUNK):
+            u = x[: min(CHUNK, count - s)]
+            rng.random(u.size, out=u)
+            np.multiply(hi - lo, u, out=u)
+            np.add(lo, u, out=u)  # lo + (hi - lo) * u, in double
+            if gen_int:
+                np.trunc(u, out=u)
+                np.add(u, 0.0, out=u)  # static_cast<int>: toward zero, and an int has no negative zero
+            out[s : s + u.size] = u.astype(np.float32)  # double -> float -> T, each step RNE
+    return out
 
 
 def _fill_random(suffix: str):
@@ -205,7 +252,8 @@ for _s in ("F32", "F16", "BF16"):
 
 
 # ----------------------------------------------------------------------------- reference GEMMs
-#: Above this many multiply-adds the numba kernel is used (its one-off compile costs ~0.5 s).
+#: Above this many multiply-adds the numba kernel is used (its first compile takes 3.7 s, a load from numba's
+#: cache 0.5 s: docs/performance.md).
 NUMBA_THRESHOLD = 1 << 24
 _BLOCK_ELEMS = 1 << 16  # rows of C processed together by the numpy path (fits in L2)
 

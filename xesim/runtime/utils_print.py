@@ -85,8 +85,9 @@ def _c_name(dt: np.dtype) -> str:
 
 def read_as(mr: MemRefValue, ctype: np.dtype) -> np.ndarray:
     """The memref's elements in row-major logical order (offset and strides honoured), their bytes
-    reinterpreted as ``ctype`` (same storage size, checked by :func:`memref_arg`)."""
-    arr = mr.logical_array()
+    reinterpreted as ``ctype`` (same storage size, checked by :func:`memref_arg`).  Read-only, and a view of the
+    memory (no copy) when the layout allows: valid until the memory is next written."""
+    arr = mr.logical_view()
     if arr.dtype == ctype:
         return arr
     return np.ascontiguousarray(arr).view(ctype).reshape(arr.shape)
