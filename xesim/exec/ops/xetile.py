@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from xesim.exec.blocks import window_view
 from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text, mixed_list
 from xesim.exec.registry import impl
@@ -176,12 +177,32 @@ class _Surface:
         p = self.surface.pitch_bytes
         return p < NARROW_PITCH_MIN or p % NARROW_PITCH_MULTIPLE != 0
 
-    def load(self, dt: np.dtype) -> np.ndarray:
-        v = block2d.load_values(self.t.space, self.surface, self.block, self.x, self.y, dt)[0]
+    def window(self) -> np.ndarray | None:
+        """The window as a ``[rows, bytes]`` view of memory when it lies wholly inside its surface and one live
+        allocation (:func:`xesim.exec.blocks.window_view`), else None."""
+        sf, b = self.surface, self.block
+        s, rows, cols = b.elem_bytes, b.height, b.width * b.count
+        if self.x < 0 or self.y < 0 or self.x + cols > sf.width_bytes // s or self.y + rows > sf.height:
+            return None
+        return window_view(self.t.space, sf.base, sf.pitch_bytes, self.x, self.y, rows, cols, s)
+
+    def load(self, dt: np.dtype, fast: bool) -> np.ndarray:
+        """The window's value; ``fast``: copied straight from memory when :meth:`window` allows (the same bytes
+        as the block model's, which the reference path, ``config.kernel_reference``, always uses)."""
+        view = self.window() if fast else None
+        if view is not None:
+            v = view.copy().view(dt)
+        else:
+            v = block2d.load_values(self.t.space, self.surface, self.block, self.x, self.y, dt)[0]
         return np.ascontiguousarray(v.T) if self.col else v
 
-    def store(self, values: np.ndarray) -> None:
+    def store(self, values: np.ndarray, fast: bool) -> None:
+        """Write the window (out-of-bounds elements dropped by the block model); ``fast`` as for :meth:`load`."""
         v = np.ascontiguousarray(values.T if self.col else values)
+        view = self.window() if fast else None
+        if view is not None:
+            view[...] = v.view(np.uint8).reshape(view.shape)
+            return
         block2d.store_values(self.t.space, self.surface, self.block, self.x, self.y, v)
 
 
@@ -234,7 +255,7 @@ def _load_tile(op: Any, cx: Any):
         sf = _Surface(t, h, n * w)
         inb = _check_bounds(op, engine, t, h, n * w, "load_tile", sf.narrow)
         try:
-            v = sf.load(dt)
+            v = sf.load(dt, not engine.config.kernel_reference)
         except MemoryFault as exc:
             raise _fault(exc, t) from None
         if pad is not None and inb is not None:
@@ -260,7 +281,7 @@ def _store_tile(op: Any, cx: Any):
         sf = _Surface(t, h, w)
         _check_bounds(op, engine, t, h, w, "store_tile", sf.narrow)
         try:
-            sf.store(np.asarray(fr[s_v], dt))
+            sf.store(np.asarray(fr[s_v], dt), not engine.config.kernel_reference)
         except MemoryFault as exc:
             raise _fault(exc, t) from None
 
