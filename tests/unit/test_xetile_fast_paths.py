@@ -117,3 +117,16 @@ def test_in_bounds_windows_are_copied_directly_with_the_block_models_bytes(monke
     # surface -- loads of X for b = 4, of Xc for b >= 2; stores to Y for b = 4, to Z's view for b >= 2
     assert ref_calls == 4 * GRID
     assert fast_calls == 1 + 3 + 1 + 3
+
+
+def test_moved_tile_keeps_every_field_and_wraps_the_origin_at_64_bits() -> None:
+    """update_tile_offset's descriptor (§3.5): only the window origin changes, by 64-bit index arithmetic."""
+    from xesim.exec.tiles import BlockTile
+
+    t = BlockTile("space", 4096, 40, 48, 48, 1, 8, 16, 2, True, "%X")
+    m = t.moved(3, -20)
+    assert (m.row0, m.col0) == (11, -4)
+    assert (m.space, m.base, m.rows, m.cols, m.row_stride, m.col_stride, m.esz, m.slm, m.origin) == \
+        ("space", 4096, 40, 48, 48, 1, 2, True, "%X")
+    top = t.moved((1 << 63) - 8 - 1, 0)
+    assert top.row0 == (1 << 63) - 1 and top.moved(1, 0).row0 == -(1 << 63)
