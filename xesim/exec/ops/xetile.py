@@ -177,33 +177,25 @@ class _Surface:
         p = self.surface.pitch_bytes
         return p < NARROW_PITCH_MIN or p % NARROW_PITCH_MULTIPLE != 0
 
-    def window(self) -> np.ndarray | None:
-        """The window as a ``[rows, bytes]`` view of memory when it lies wholly inside its surface and one live
-        allocation (:func:`xesim.exec.blocks.window_view`), else None."""
-        sf, b = self.surface, self.block
-        s, rows, cols = b.elem_bytes, b.height, b.width * b.count
-        if self.x < 0 or self.y < 0 or self.x + cols > sf.width_bytes // s or self.y + rows > sf.height:
-            return None
-        return window_view(self.t.space, sf.base, sf.pitch_bytes, self.x, self.y, rows, cols, s)
-
-    def load(self, dt: np.dtype, fast: bool) -> np.ndarray:
-        """The window's value; ``fast``: copied straight from memory when :meth:`window` allows (the same bytes
-        as the block model's, which the reference path, ``config.kernel_reference``, always uses)."""
-        view = self.window() if fast else None
-        if view is not None:
-            v = view.copy().view(dt)
-        else:
-            v = block2d.load_values(self.t.space, self.surface, self.block, self.x, self.y, dt)[0]
+    def load(self, dt: np.dtype) -> np.ndarray:
+        v = block2d.load_values(self.t.space, self.surface, self.block, self.x, self.y, dt)[0]
         return np.ascontiguousarray(v.T) if self.col else v
 
-    def store(self, values: np.ndarray, fast: bool) -> None:
-        """Write the window (out-of-bounds elements dropped by the block model); ``fast`` as for :meth:`load`."""
+    def store(self, values: np.ndarray) -> None:
         v = np.ascontiguousarray(values.T if self.col else values)
-        view = self.window() if fast else None
-        if view is not None:
-            view[...] = v.view(np.uint8).reshape(view.shape)
-            return
         block2d.store_values(self.t.space, self.surface, self.block, self.x, self.y, v)
+
+
+def _window(t: BlockTile, h: int, w: int) -> np.ndarray | None:
+    """The fast path of load_tile / store_tile: the ``h`` x ``w`` window as a view of memory -- ``[h, w·esz]`` bytes
+    for a row-major surface, ``[w, h·esz]`` (the transposed view, as :class:`_Surface`) for a column-major one --
+    when it lies wholly inside its surface and one live allocation (:func:`xesim.exec.blocks.window_view`: every
+    element is then in bounds and the bytes are the block model's); None otherwise, and the op takes the model."""
+    if t.row0 < 0 or t.col0 < 0 or t.row0 + h > t.rows or t.col0 + w > t.cols:
+        return None
+    if t.col_stride != 1:
+        return window_view(t.space, t.base, t.col_stride * t.esz, t.row0, t.col0, w, h, t.esz)
+    return window_view(t.space, t.base, t.row_stride * t.esz, t.col0, t.row0, h, w, t.esz)
 
 
 def _check_bounds(op: Any, engine: Any, t: BlockTile, h: int, w: int, what: str, narrow: bool) -> np.ndarray | None:
@@ -252,14 +244,20 @@ def _load_tile(op: Any, cx: Any):
 
     def step(fr: list) -> None:
         t: BlockTile = fr[s_t]
-        sf = _Surface(t, h, n * w)
-        inb = _check_bounds(op, engine, t, h, n * w, "load_tile", sf.narrow)
-        try:
-            v = sf.load(dt, not engine.config.kernel_reference)
-        except MemoryFault as exc:
-            raise _fault(exc, t) from None
-        if pad is not None and inb is not None:
-            v = np.where(inb, v, pad).astype(dt)
+        view = None if engine.config.kernel_reference else _window(t, h, n * w)
+        if view is not None:
+            v = view.copy().view(dt)
+            if t.col_stride != 1:
+                v = np.ascontiguousarray(v.T)
+        else:
+            sf = _Surface(t, h, n * w)
+            inb = _check_bounds(op, engine, t, h, n * w, "load_tile", sf.narrow)
+            try:
+                v = sf.load(dt)
+            except MemoryFault as exc:
+                raise _fault(exc, t) from None
+            if pad is not None and inb is not None:
+                v = np.where(inb, v, pad).astype(dt)
         for k, s in enumerate(outs):
             part = v[:, k * w:(k + 1) * w]
             fr[s] = np.ascontiguousarray(part.T if transpose else part)
@@ -278,10 +276,15 @@ def _store_tile(op: Any, cx: Any):
 
     def step(fr: list) -> None:
         t: BlockTile = fr[s_t]
+        view = None if engine.config.kernel_reference else _window(t, h, w)
+        if view is not None:
+            v = np.asarray(fr[s_v], dt)
+            view[...] = np.ascontiguousarray(v.T if t.col_stride != 1 else v).view(np.uint8).reshape(view.shape)
+            return
         sf = _Surface(t, h, w)
         _check_bounds(op, engine, t, h, w, "store_tile", sf.narrow)
         try:
-            sf.store(np.asarray(fr[s_v], dt), not engine.config.kernel_reference)
+            sf.store(np.asarray(fr[s_v], dt))
         except MemoryFault as exc:
             raise _fault(exc, t) from None
 
