@@ -753,15 +753,68 @@ def array_length() -> str:
         windows=[("Y", y, 0, 0, 2, 32), ("Y", y, 30, 0, 2, 32)])
 
 
-def wg_gemm(name: str, et: str, size: int, wg: int, layout: tuple[int, int], tk: int, relu: bool = False) -> str:
-    """A workgroup-level GEMM written once per workgroup with wg_map (xetile.md §1.6 second program, §4)."""
+CHECKSUM_WEIGHT = (7, 13, 11)  # w[i][j] = (7i + 13j) mod 11 + 1
+
+
+def checksum_np(c: np.ndarray) -> int:
+    """The weighted checksum :func:`checksum_loops` computes: sum over i, j of C[i][j]·w[i][j] with
+    ``w = (7i + 13j) mod 11 + 1``, in exact integer arithmetic (numpy int64)."""
+    a, b, p = CHECKSUM_WEIGHT
+    w = fill_np(c.shape, a, b, p, -1).astype(np.int64)
+    return int((c.astype(np.int64) * w).sum())
+
+
+def checksum_loops(buf: str, shape: tuple[int, int]) -> list[str]:
+    """Host loops printing (vector.print, i64) the weighted checksum of the f32 matrix ``buf`` whose elements are
+    integers: accumulated in f64, exact while every partial sum stays below 2^53 (the caller checks the bound),
+    so it equals :func:`checksum_np` whatever the order.  Every element of C enters with a weight in 1 .. 11 and
+    neighbours' weights differ (by 2 along a row, 7 down a column, mod 11): a wrong element, or two different
+    elements swapped between neighbours, changes it."""
+    a, b, p = CHECKSUM_WEIGHT
+    r, c = shape
+    return [
+        "    %sum0 = arith.constant 0.0 : f64",
+        f"    %sum = scf.for %i = %c0 to %c{r} step %c1 iter_args(%si = %sum0) -> (f64) {{",
+        f"      %sj = scf.for %j = %c0 to %c{c} step %c1 iter_args(%sa = %si) -> (f64) {{",
+        f"        %ia = arith.muli %i, %c{a} : index",
+        f"        %jb = arith.muli %j, %c{b} : index",
+        "        %s = arith.addi %ia, %jb : index",
+        f"        %m = arith.remui %s, %c{p} : index",
+        "        %m1 = arith.addi %m, %c1 : index",
+        "        %mi = arith.index_cast %m1 : index to i32",
+        "        %w = arith.sitofp %mi : i32 to f64",
+        f"        %x = memref.load %{buf}[%i, %j] : memref<{r}x{c}xf32>",
+        "        %xd = arith.extf %x : f32 to f64",
+        "        %t = arith.mulf %xd, %w : f64",
+        "        %sn = arith.addf %sa, %t : f64",
+        "        scf.yield %sn : f64",
+        "      }",
+        "      scf.yield %sj : f64",
+        "    }",
+        "    %sumi = arith.fptosi %sum : f64 to i64",
+        "    vector.print %sumi : i64",
+    ]
+
+
+def wg_gemm(name: str, et: str, size: int, wg: int, layout: tuple[int, int], tk: int, relu: bool = False,
+            checksum: bool = False, fa: tuple[int, int, int, int] = (3, 5, 7, 3),
+            fb: tuple[int, int, int, int] = (2, 3, 5, 2)) -> str:
+    """A workgroup-level GEMM written once per workgroup with wg_map (xetile.md §1.6 second program, §4).
+
+    The result is checked by ``printAllcloseF32`` against the runtime's host GEMM (as upstream), or with
+    ``checksum`` (the 4096^3 program, where the host reference would double the run time) by a weighted checksum
+    of every element computed by host loops (:func:`checksum_loops`); printed windows in both cases.  ``fa``/``fb``
+    are the fill formulas of A and B (:func:`fill`)."""
     l0, l1 = layout
     da, db = (wg // l0, tk), (tk, wg // l1)
     dc = (wg // l0, wg // l1)
     g = size // wg
-    a_np = fill_np((size, size), 3, 5, 7, 3)
-    b_np = fill_np((size, size), 2, 3, 5, 2)
-    ref = a_np @ b_np
+    a_np = fill_np((size, size), *fa)
+    b_np = fill_np((size, size), *fb)
+    # float32 BLAS is exact here (and 2x faster than float64 at 4096^3): every product and partial sum is an
+    # integer below 2^24 in magnitude
+    assert np.abs(a_np).max() * np.abs(b_np).max() * size < 2 ** 24
+    ref = (a_np.astype(np.float32) @ b_np.astype(np.float32)).astype(np.float64)
     if relu:
         ref = np.maximum(ref, 0)
     ta = f"#xetile.tile_attr<wg_map = <sg_layout = [{l0}, {l1}], sg_data = [{da[0]}, {da[1]}]>>"
@@ -806,16 +859,22 @@ def wg_gemm(name: str, et: str, size: int, wg: int, layout: tuple[int, int], tk:
                  f"      %r = arith.maximumf %o#2, %zr {{map = {mc}}} : vector<{wg}x{wg}xf32>"]
         res = "%r"
     kern += [f"      xetile.store_tile {res}, %tcw : vector<{wg}x{wg}xf32>, {cty}", "      gpu.return", "    }", "  }"]
-    host = ["  func.func @main() {", *consts({0, 1, 2, 3, 5, 7, g, l0, l1, size}, {2, 3}),
+    wts = CHECKSUM_WEIGHT if checksum else ()
+    host = ["  func.func @main() {", *consts({0, 1, *fa[:3], *fb[:3], *wts, g, l0, l1, size}, {fa[3], fb[3]}),
             f"    %A = memref.alloc() : {mt}", f"    %B = memref.alloc() : {mt}",
-            *fill("A", (size, size), et, 3, 5, 7, 3), *fill("B", (size, size), et, 2, 3, 5, 2),
+            *fill("A", (size, size), et, *fa), *fill("B", (size, size), et, *fb),
             f"    %dA = gpu.alloc () : {mt}", f"    %dB = gpu.alloc () : {mt}", f"    %dC = gpu.alloc () : {ct}",
             f"    gpu.memcpy %dA, %A : {mt}, {mt}", f"    gpu.memcpy %dB, %B : {mt}, {mt}",
             f"    gpu.launch_func @kernels::@gemm blocks in (%c{g}, %c{g}, %c1) threads in (%c{l1}, %c{l0}, %c1) "
             f"args(%dA : {mt}, %dB : {mt}, %dC : {ct})",
             f"    %C = memref.alloc() : {ct}", f"    gpu.memcpy %C, %dC : {ct}, {ct}"]
     checks = []
-    if not relu:
+    if checksum:
+        bound = int(np.abs(ref).max()) * CHECKSUM_WEIGHT[2] * size * size
+        assert bound < 2 ** 53, "the f64 checksum would not be exact"
+        host += checksum_loops("C", (size, size))
+        checks.append(f"// CHECK: {{{{^}}}}{checksum_np(ref)}{{{{$}}}}")
+    elif not relu:
         fn = "gemmF16F16F32" if et == "f16" else "gemmBF16BF16F32"
         host += [f"    %R = memref.alloc() : {ct}", f"    %ua = memref.cast %A : {mt} to memref<*x{et}>",
                  f"    %ub = memref.cast %B : {mt} to memref<*x{et}>", f"    %ur = memref.cast %R : {ct} to memref<*xf32>",
@@ -832,7 +891,10 @@ def wg_gemm(name: str, et: str, size: int, wg: int, layout: tuple[int, int], tk:
                f"written once per workgroup on {wg}x{wg} tiles of C with wg_map sg_layout = [{l0}, {l1}]; {g}x{g} "
                f"workgroups of {l0 * l1} VC threads; xesim runs it on whole tiles (xetile.wg.semantics).",
                *(["Post-op: ReLU (arith.maximumf with a map) before the store."] if relu else []),
-               "A[i][k] = (3i + 5k) mod 7 - 3, B[k][j] = (2k + 3j) mod 5 - 2 (host loops); every sum is exact.",
+               f"A[i][k] = ({fa[0]}i + {fa[1]}k) mod {fa[2]} - {fa[3]}, B[k][j] = ({fb[0]}k + {fb[1]}j) mod {fb[2]} - "
+               f"{fb[3]} (host loops); every sum is exact.",
+               *(["Checked: a weighted checksum of all of C (host loops, exact in f64) and printed windows."]
+                 if checksum else []),
                "CHECK lines: tools/gen_xetile_e2e.py (numpy)."]
     return program(name, comment, module, checks)
 
@@ -875,6 +937,10 @@ PROGRAMS = {
     "xetile_wg_gemm_1k_f16": lambda: wg_gemm("xetile_wg_gemm_1k_f16", "f16", 1024, 256, (8, 4), 32),
     "xetile_wg_gemm_512_bf16_relu": lambda: wg_gemm("xetile_wg_gemm_512_bf16_relu", "bf16", 512, 128, (4, 4), 32,
                                                     relu=True),
+    # fills with non-zero means and coprime periods: every K chunk changes C (the 1k formulas' periods 7 and 5
+    # have zero means, so over K = 4096 = 117·35 + 1 most of C would come from the last k)
+    "xetile_wg_gemm_4k_f16": lambda: wg_gemm("xetile_wg_gemm_4k_f16", "f16", 4096, 256, (8, 4), 32, checksum=True,
+                                             fa=(3, 5, 13, 4), fb=(2, 3, 11, 3)),
     "xetile_gemm_f16_out_chunks": lambda: gemm(
         "xetile_gemm_f16_out_chunks", "f16", m=64, n=64, k=128, tm=32, tn=32, tk=64, out="f16",
         fa=(3, 5, 31, 0), fb=(2, 3, 17, 0),

@@ -191,6 +191,11 @@ def d2q(x: float) -> int:
 
 
 F32P = f32_patterns()
+#: binary32 patterns around tf32 rounding boundaries: below, at and above the halfway point of both parities,
+#: normal and subnormal, at the top of the range (overflow to infinity) and into the exponent
+TF32_TIES = [base | low for base in (0x3F800000, 0x3F802000, 0x00000000, 0x00002000, 0x007FE000, 0x7F7FE000,
+                                     0xBF7FE000, 0x80002000, 0x4B7FE000)
+             for low in (0x0FFF, 0x1000, 0x1001, 0x1FFF)]
 F64V = f64_values()
 
 
@@ -448,6 +453,9 @@ def test_narrowing_and_widening_rules_cpython_and_numba():
     both_engines("bf16_to_f32_quiet({0})", halves, "i", "f32")
     both_engines("bf16_to_f64({0})", halves, "i", "f64")
     both_engines("f32_to_f64({0})", [(p,) for p in F32P], "s", "f64")
+    both_engines("f32_to_tf32({0})", [(p,) for p in F32P + TF32_TIES], "s", "f32")
+    both_engines("f64_to_tf32({0})", [(v,) for v in F64V], "d", "f32")
+    both_engines("tf32_to_f32({0})", [(p & 0xFFFFE000,) for p in F32P], "s", "f32")
 
 
 def test_math_rules_cpython_and_numba():
@@ -550,6 +558,27 @@ def test_narrowing_oracle():
         f = np.array(p, np.uint32).view(np.float32)
         assert R.f32_to_f16(float(f)) == int(C.round_float(f, "f16").view(np.uint16)), hex(p)
         assert R.f32_to_bf16(float(f)) == int(C.round_float(f, "bf16").view(np.uint16)), hex(p)
+
+
+def test_tf32_rules_oracle():
+    """f32/f64 -> tf32 and tf32 -> f32 against conversions.round_float / extend_float (NaNs included); for
+    f32 -> tf32 every tf32 significand of every exponent with the low 13 bits below, at and above half (under
+    numba, 2^19 x 6 patterns), and the edge patterns in CPython."""
+    for v in F64V:
+        assert R.f32_bits(R.f64_to_tf32(v)) == int(C.round_float(np.float64(v), "tf32").view(np.uint32)), v
+    for p in F32P + TF32_TIES:
+        f = np.array(p, np.uint32).view(np.float32)
+        assert R.f32_bits(R.f32_to_tf32(float(f))) == int(C.round_float(f, "tf32").view(np.uint32)), hex(p)
+        t = np.array(p & 0xFFFFE000, np.uint32).view(np.float32)
+        assert R.f32_bits(R.tf32_to_f32(float(t))) == int(C.extend_float(t.astype(np.float32), "f32")
+                                                          .view(np.uint32)), hex(p)
+    top = np.arange(1 << 19, dtype=np.uint64) << np.uint64(13)
+    pats = np.concatenate([top | np.uint64(low) for low in (0, 1, 0x0FFF, 0x1000, 0x1001, 0x1FFF)]).astype(np.uint32)
+    got = np.zeros(len(pats), np.int64)
+    numba_driver(out_expr("f32_to_tf32({0})", "f32"), 1, True)(got, pats.view(np.float32))
+    want = C.round_float(pats.view(np.float32), "tf32").view(np.uint32).astype(np.int64)
+    bad = np.flatnonzero(got != want)
+    assert bad.size == 0, [hex(int(pats[i])) for i in bad[:5]]
 
 
 def test_widening_oracle():

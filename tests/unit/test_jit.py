@@ -23,6 +23,7 @@ from xesim.diagnostics import DiagnosticError
 from xesim.exec.jit import codegen, runner
 from xesim.exec.values import MemRefValue, identity_strides
 from xesim.ir.parser import parse_source
+from xesim.numerics import conversions as C  # noqa: N812 - short alias
 from xesim.verify.structural import verify_module
 
 K = 192  # elements per input array
@@ -459,6 +460,71 @@ def test_f16_rounding_ties_match_numpy():
     # by hand: ties go to the even neighbour, 65520 = 65504 + half an ulp overflows, -2^-25 underflows to -0
     assert h[:2].tolist() == [1.0, 1 + 2 * 2 ** -10] and h[4] == np.inf and np.signbit(h[5]) and h[5] == 0
     assert bf[2] == 1.0 and bf[3] == 1 + 4 * 2 ** -8
+
+
+TF32_NEST = """func.func @main(%X: memref<192xf32>, %Y: memref<192xf64>, %T: memref<192xtf32>, %U: memref<192xtf32>,
+                 %E: memref<192xf32>, %F: memref<192xf64>, %S: memref<1xtf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c192 = arith.constant 192 : index
+  %big = arith.constant 1.5 : tf32
+  %r = scf.for %i = %c0 to %c192 step %c1 iter_args(%m = %big) -> (tf32) {
+    %x = memref.load %X[%i] : memref<192xf32>
+    %t = arith.truncf %x : f32 to tf32
+    memref.store %t, %T[%i] : memref<192xtf32>
+    %y = memref.load %Y[%i] : memref<192xf64>
+    %u = arith.truncf %y : f64 to tf32
+    memref.store %u, %U[%i] : memref<192xtf32>
+    %back = memref.load %T[%i] : memref<192xtf32>
+    %e = arith.extf %back : tf32 to f32
+    memref.store %e, %E[%i] : memref<192xf32>
+    %f = arith.extf %u : tf32 to f64
+    memref.store %f, %F[%i] : memref<192xf64>
+    %lt = arith.cmpf olt, %e, %x : f32
+    %n = arith.select %lt, %back, %m : tf32
+    scf.yield %n : tf32
+  }
+  memref.store %r, %S[%c0] : memref<1xtf32>
+  return
+}
+"""
+
+
+def test_tf32_conversions_bit_identical():
+    """tf32 in compiled nests (memory, truncf from f32/f64, extf to f32/f64, select, a loop-carried value, a
+    constant): the same bits as the interpreter, and as conversions.round_float / extend_float computed on the
+    inputs here (NaN payloads, subnormals, ties of both parities, overflow)."""
+    ties = np.array([b | low for b in (0x3F800000, 0x3F802000, 0x00002000, 0x7F7FE000, 0xBF7FE000)
+                     for low in (0x0FFF, 0x1000, 0x1001)], np.uint32)
+    x = float_inputs(41, "f32").astype(np.uint32)
+    x[:len(ties)] = ties
+    x = x.view(np.float32)
+    y = float_inputs(42, "f64").view(np.float64)
+    z32 = np.zeros(K, np.float32)
+    fast = same_both_ways(TF32_NEST, [x, y, z32, z32, z32, np.zeros(K, np.float64), np.zeros(1, np.float32)])
+    t, u = fast["args"][2].view(np.uint32), fast["args"][3].view(np.uint32)
+    assert t.tolist() == C.round_float(x, "tf32").view(np.uint32).tolist()
+    assert u.tolist() == C.round_float(y, "tf32").view(np.uint32).tolist()
+    assert not (t & 0x1FFF).any() and not (u & 0x1FFF).any()
+    tv = C.round_float(x, "tf32")
+    assert fast["args"][4].view(np.uint32).tolist() == C.extend_float(tv, "f32").view(np.uint32).tolist()
+    assert fast["args"][5].view(np.uint64).tolist() == C.extend_float(C.round_float(y, "tf32"), "f64") \
+        .view(np.uint64).tolist()
+    # the ties by hand: 1 + 2^-11 (half an ulp) rounds to 1 (even), 1 + 3 * 2^-11 up to 1 + 2^-9, the largest
+    # finite value plus half an ulp overflows
+    assert t[1] == 0x3F800000 and t[4] == 0x3F804000 and t[10] == 0x7F800000
+
+
+def test_tf32_arithmetic_stays_in_the_interpreter():
+    """Arithmetic on tf32 is not compiled (only memory, conversions and select are): the nest is interpreted."""
+    src = TF32_NEST.replace("%e = arith.extf %back : tf32 to f32", "%tt = arith.addf %back, %back : tf32\n"
+                            "    %e = arith.extf %tt : tf32 to f32")
+    assert "arith.addf" in src
+    module = parse_source(src, "t.mlir")
+    root = next(op for op in module.walk() if op.name == "scf.for")
+    with pytest.raises(codegen.Unsupported, match="addf"):
+        codegen.generate(root)
+    assert codegen.generate(next(op for op in parse_source(TF32_NEST, "t.mlir").walk() if op.name == "scf.for"))
 
 
 def test_saturating_conversions_match_rule():

@@ -86,6 +86,23 @@ def checker(engine: Any) -> BlockChecker:
 REFERENCE_LOADS = False
 
 
+def window_view(space: Any, base: int, pitch: int, x: int, y: int, rows: int, cols: int, unit: int
+                ) -> np.ndarray | None:
+    """The ``rows`` x ``cols`` window of ``unit``-byte elements at element (``x``, ``y``) of the surface at
+    ``base`` with row pitch ``pitch`` bytes, as a writable ``[rows, cols * unit]`` uint8 view of its allocation —
+    when the window spans one live allocation and its rows are element-aligned; None otherwise (the caller then
+    takes the block model's path, which reports faults).  The caller has checked the window lies inside its
+    surface: every element is then in bounds, so copying the view moves the bytes the block model's messages
+    move."""
+    try:
+        alloc, off = space.resolve(base + y * pitch + x * unit, (rows - 1) * pitch + cols * unit)
+    except MemoryFault:
+        return None
+    if pitch % unit or off % unit:
+        return None
+    return np.ndarray((rows, cols * unit), np.uint8, alloc.data, off, (pitch, 1))
+
+
 def surface(d: NdDesc) -> Any:
     s = d._surface
     if s is None:
@@ -153,15 +170,8 @@ def load_2d_memory(engine: Any, op: Any, plan: BlockPlan, d: NdDesc, x: int, y: 
     unit = mdt.itemsize
     if (not (REFERENCE_LOADS or engine.config.kernel_reference) and x >= 0 and y >= 0
             and (x + cols) * unit <= d.width_bytes and y + rows <= d.height):
-        pitch = d.pitch_bytes
-        start = d.base + y * pitch + x * unit
-        nbytes = (rows - 1) * pitch + cols * unit
-        try:
-            alloc, off = space.resolve(start, nbytes)
-        except MemoryFault:
-            alloc = None
-        if alloc is not None and pitch % unit == 0 and off % unit == 0:
-            view = np.ndarray((rows, cols * unit), np.uint8, alloc.data, off, (pitch, 1))
+        view = window_view(space, d.base, d.pitch_bytes, x, y, rows, cols, unit)
+        if view is not None:
             return view.copy().view(mdt)
     out = np.zeros((rows, cols), mdt)
     for msg in plan.messages:
@@ -205,15 +215,9 @@ def store_in_place(engine: Any, d: NdDesc, x: int, y: int, v: np.ndarray, isz: i
         return False
     if x < 0 or y < 0 or (x + cols) * isz > d.width_bytes or y + rows > d.height:
         return False
-    pitch = d.pitch_bytes
-    start = d.base + y * pitch + x * isz
-    try:
-        alloc, off = d.space.resolve(start, (rows - 1) * pitch + cols * isz)
-    except MemoryFault:
+    view = window_view(d.space, d.base, d.pitch_bytes, x, y, rows, cols, isz)
+    if view is None:
         return False
-    if pitch % isz or off % isz:
-        return False
-    view = np.ndarray((rows, cols * isz), np.uint8, alloc.data, off, (pitch, 1))
     view[...] = np.ascontiguousarray(v).view(np.uint8).reshape(rows, cols * isz)
     return True
 

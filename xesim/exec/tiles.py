@@ -38,8 +38,11 @@ class BlockTile:
     origin: str = ""
 
     def moved(self, d_rows: int, d_cols: int) -> BlockTile:
-        """``update_tile_offset`` bracket form (§3.5): 64-bit index arithmetic on the window origin."""
-        return replace(self, row0=_wrap64(self.row0 + d_rows), col0=_wrap64(self.col0 + d_cols))
+        """``update_tile_offset`` bracket form (§3.5): 64-bit index arithmetic on the window origin.  (Built by the
+        constructor, not ``dataclasses.replace``, which inspects the fields on every call: a GEMM's K loop moves
+        tiles tens of thousands of times.)"""
+        return BlockTile(self.space, self.base, self.rows, self.cols, self.row_stride, self.col_stride,
+                         _wrap64(self.row0 + d_rows), _wrap64(self.col0 + d_cols), self.esz, self.slm, self.origin)
 
     def coordinates(self, h: int, w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Surface rows ``y``, columns ``x`` (each ``[h, w]``) of the window's elements and their in-bounds mask."""

@@ -992,6 +992,41 @@ def bf16_to_f32_quiet(h: int) -> float:
     return f32_from_bits(h << 16)
 
 
+# ------------------------------------------------------------------------------------------------ tf32
+# tf32 (1 sign, 8 exponent, 10 fraction bits: spec/dpas-numerics.md; xesim/numerics/conversions.py ``tf32``) lives
+# in a float32 container with the low 13 fraction bits zero (xesim/exec/values.py), so its values are binary32
+# values and these rules take and return binary32 values, like the f32 rules.
+@rule()
+def f32_to_tf32(x: float) -> float:
+    """``arith.truncf`` f32 -> tf32: round the binary32 value once to tf32, round to nearest even, in its
+    float32 container.  Adding ``0xFFF`` plus the kept part's last bit to the pattern and clearing the low 13
+    bits rounds to nearest even (a carry into the exponent is the correct binade change, into infinity the
+    correct overflow: tf32 has binary32's exponent range; binary32 subnormals are spaced linearly like tf32's);
+    a NaN keeps its sign and top 10 fraction bits and gets the quiet bit -- what
+    :func:`xesim.numerics.conversions.round_float` gives (``tests/numerics/test_scalar_rules.py`` compares)."""
+    b = f32_bits(x)
+    if (b & 0x7FFFFFFF) > 0x7F800000:
+        return f32_from_bits((b & 0xFFFFE000) | 0x400000)
+    return f32_from_bits((b + 0xFFF + ((b >> 13) & 1)) & 0xFFFFE000)
+
+
+@rule()
+def f64_to_tf32(x: float) -> float:
+    """``arith.truncf`` f64 -> tf32: :func:`round_narrow` of the binary64 value to tf32's 19 bits (precision 11,
+    exponents -126 .. 127), placed in the top of its float32 container."""
+    return f32_from_bits(round_narrow(x, 11, -126, 127, 19) << 13)
+
+
+@rule()
+def tf32_to_f32(x: float) -> float:
+    """``arith.extf`` tf32 -> f32: exact (the container's value); a NaN gets the quiet bit (the interpreter
+    widens through binary64, whose x86 conversion sets it)."""
+    b = f32_bits(x)
+    if (b & 0x7FFFFFFF) > 0x7F800000:
+        return f32_from_bits(b | 0x400000)
+    return x
+
+
 # ------------------------------------------------------------------------------------------------ int <-> float
 @rule(inline_in_nests=False)
 def odd64(mag: int, neg: bool) -> float:
@@ -1325,8 +1360,9 @@ OP_RULES: dict[str, tuple[str, ...]] = {
     "arith.negf": ("flip_sign",),
     "math.absf": ("clear_sign",),
     "math.copysign": ("copy_sign",),
-    "arith.extf": ("f16_to_f32", "f16_to_f64", "bf16_to_f32_quiet", "bf16_to_f64", "f32_to_f64"),
-    "arith.truncf": ("narrow_f32", "f64_to_f16", "f64_to_bf16", "f32_to_f16", "f32_to_bf16"),
+    "arith.extf": ("f16_to_f32", "f16_to_f64", "bf16_to_f32_quiet", "bf16_to_f64", "f32_to_f64", "tf32_to_f32"),
+    "arith.truncf": ("narrow_f32", "f64_to_f16", "f64_to_bf16", "f32_to_f16", "f32_to_bf16", "f32_to_tf32",
+                     "f64_to_tf32"),
     "math.sqrt": ("sqrtf", *_NARROW_OP),
     **{f"math.{n}": (f"{n}f", *_NARROW_F64) for n in ("floor", "ceil", "trunc", "roundeven", "round")},
     "math.fma": ("fma_odd", *_NARROW_F64),

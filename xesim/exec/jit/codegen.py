@@ -2,8 +2,9 @@
 that numba compiles (``@njit(cache=True, error_model="numpy")``, no fast-math).
 
 A nest is supported when every op inside it is one of the ops handled below, on scalars of supported types
-(``index``, signless/signed ``i1``..``i64``, ``f16``, ``bf16``, ``f32``, ``f64``) and memrefs of those
-element types defined *outside* the nest.  Anything else raises :class:`Unsupported` and the whole nest
+(``index``, signless/signed ``i1``..``i64``, ``f16``, ``bf16``, ``f32``, ``f64``; ``tf32`` for memory access,
+``truncf``/``extf`` and ``select`` only, see :data:`CONTAINER_KINDS`) and memrefs of those element types defined
+*outside* the nest.  Anything else raises :class:`Unsupported` and the whole nest
 runs in the reference interpreter (no partial compilation).
 
 The semantics of every scalar ``arith``/``index``/``math`` op is its rules in
@@ -41,6 +42,10 @@ from xesim.numerics import mathfuncs as _mathfuncs
 from xesim.numerics import scalar_rules as _rules
 
 FLOAT_KINDS = ("f16", "bf16", "f32", "f64")
+#: float types held in a float32 container (their values are binary32 values, xesim/exec/values.py) that compiled
+#: nests load, store, select, convert to and from f32/f64 (``truncf``/``extf`` by their rules) and nothing else:
+#: arithmetic on them stays in the interpreter (Unsupported), which computes it by its generic exact path
+CONTAINER_KINDS = ("tf32",)
 CODEGEN_VERSION = "9"
 _I64_MIN = -(1 << 63)
 
@@ -59,7 +64,7 @@ def kind_of(t: Any) -> int | str:
         if not 1 <= t.width <= 64:
             raise Unsupported(f"integer type {t}")
         return t.width
-    if isinstance(t, T.FloatType) and t.name in FLOAT_KINDS:
+    if isinstance(t, T.FloatType) and (t.name in FLOAT_KINDS or t.name in CONTAINER_KINDS):
         return t.name
     raise Unsupported(f"type {t}")
 
@@ -285,7 +290,7 @@ class _Gen:
         res = []
         for r in op.results:
             nm, k = self.names[id(r)], self.kinds[id(r)]
-            res.append(f"f32_bits({nm})" if k == "f32" else f"f64_bits({nm})" if k == "f64" else nm)
+            res.append(f"f32_bits({nm})" if k in ("f32", "tf32") else f"f64_bits({nm})" if k == "f64" else nm)
             self.nest.result_kinds.append(k)
         self.emit(1, f"return (0, left,{''.join(f' {r},' for r in res)})")
         params = ["err", "stop", "left"]
@@ -552,7 +557,8 @@ class _Gen:
     def g_extf(self, op: Any, ind: int) -> None:
         ks, kd = self.kind(op.operands[0]), self._fkind(op)
         fn = {("f16", "f32"): "f16_to_f32", ("f16", "f64"): "f16_to_f64", ("bf16", "f32"): "bf16_to_f32_quiet",
-              ("bf16", "f64"): "bf16_to_f64", ("f32", "f64"): "f32_to_f64"}.get((ks, kd))  # type: ignore[arg-type]
+              ("bf16", "f64"): "bf16_to_f64", ("f32", "f64"): "f32_to_f64", ("tf32", "f32"): "tf32_to_f32",
+              ("tf32", "f64"): "f32_to_f64"}.get((ks, kd))  # type: ignore[arg-type]
         if fn is None:
             raise Unsupported(f"extf {ks} -> {kd}")
         x = self.use(op.operands[0])
@@ -564,9 +570,10 @@ class _Gen:
         mode = ar.enum_case(op.attributes.get("roundingmode"), ar.ROUNDING_CASES, "to_nearest_even")
         if mode != "to_nearest_even":
             raise Unsupported(f"truncf with rounding mode {mode}")
-        ks, kd = self.kind(op.operands[0]), self._fkind(op)
+        ks, kd = self.kind(op.operands[0]), self.kind(op.results[0])
         fn = {("f64", "f32"): "narrow_f32", ("f64", "f16"): "f64_to_f16", ("f64", "bf16"): "f64_to_bf16",
-              ("f32", "f16"): "f32_to_f16", ("f32", "bf16"): "f32_to_bf16"}.get((ks, kd))  # type: ignore[arg-type]
+              ("f32", "f16"): "f32_to_f16", ("f32", "bf16"): "f32_to_bf16", ("f32", "tf32"): "f32_to_tf32",
+              ("f64", "tf32"): "f64_to_tf32"}.get((ks, kd))  # type: ignore[arg-type]
         if fn is None:
             raise Unsupported(f"truncf {ks} -> {kd}")
         x = self.use(op.operands[0])

@@ -133,7 +133,7 @@ def to_arg(v: Any, kind: int | str) -> Any:
     """Interpreter value -> argument of the compiled function."""
     if isinstance(kind, int):
         return int(v)
-    if kind == "f32":
+    if kind in ("f32", "tf32"):
         return np.float32(v)
     if kind == "f64":
         return np.float64(v)
@@ -147,7 +147,7 @@ def from_bits(b: int, kind: int | str) -> Any:
     """Compiled function result (int64; floats as bit patterns) -> interpreter value."""
     if isinstance(kind, int):
         return int(b)
-    if kind == "f32":
+    if kind in ("f32", "tf32"):
         return np.uint32(b & 0xFFFFFFFF).view(np.float32)
     if kind == "f64":
         return np.int64(b).view(np.float64)

@@ -36,7 +36,8 @@ and map NaN to 0, the Intel GPU rule).
 Scalars are computed by the rules of :mod:`xesim.numerics.scalar_rules` -- the functions compiled host loops
 call -- for integers of 1..64 bits and f16/bf16/f32/f64 (:func:`rule_step`: each op's step is generated from
 the rules' own code, specialised for the op's types).  Only wider integers (Python big ints) and the other
-float formats (fp8, tf32), which compiled code never handles, keep the element-type paths below, as do vectors
+float formats (fp8; tf32 apart from ``truncf``/``extf``), which compiled code never handles, keep the element-type
+paths below, as do vectors
 (numpy/ml_dtypes loops; the module docstring's arguments above apply to them).
 """
 
@@ -1212,6 +1213,8 @@ _EXTF_RULES = {
     ("bf16", "f32"): "bf16_to_f32_quiet(_bf16_bits(fr[_a]))",
     ("bf16", "f64"): "_F64(bf16_to_f64(_bf16_bits(fr[_a])))",
     ("f32", "f64"): "_F64(f32_to_f64(fr[_a]))",
+    ("tf32", "f32"): "tf32_to_f32(fr[_a])",
+    ("tf32", "f64"): "_F64(f32_to_f64(fr[_a]))",
 }
 #: arith.truncf (round to nearest even) between the rules' types
 _TRUNCF_RULES = {
@@ -1220,6 +1223,8 @@ _TRUNCF_RULES = {
     ("f64", "bf16"): "_bf16_of(f64_to_bf16(float(fr[_a])))",
     ("f32", "f16"): "_f16_of(f32_to_f16(fr[_a]))",
     ("f32", "bf16"): "_bf16_of(f32_to_bf16(fr[_a]))",
+    ("f32", "tf32"): "f32_to_tf32(fr[_a])",
+    ("f64", "tf32"): "f64_to_tf32(float(fr[_a]))",
 }
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from xesim.exec.blocks import window_view
 from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text, mixed_list
 from xesim.exec.registry import impl
@@ -205,6 +206,18 @@ class _Surface:
         block2d.store_values(self.t.space, self.surface, self.block, self.x, self.y, v)
 
 
+def _window(t: BlockTile, h: int, w: int) -> np.ndarray | None:
+    """The fast path of load_tile / store_tile: the ``h`` x ``w`` window as a view of memory -- ``[h, w·esz]`` bytes
+    for a row-major surface, ``[w, h·esz]`` (the transposed view, as :class:`_Surface`) for a column-major one --
+    when it lies wholly inside its surface and one live allocation (:func:`xesim.exec.blocks.window_view`: every
+    element is then in bounds and the bytes are the block model's); None otherwise, and the op takes the model."""
+    if t.row0 < 0 or t.col0 < 0 or t.row0 + h > t.rows or t.col0 + w > t.cols:
+        return None
+    if t.col_stride != 1:
+        return window_view(t.space, t.base, t.col_stride * t.esz, t.row0, t.col0, w, h, t.esz)
+    return window_view(t.space, t.base, t.row_stride * t.esz, t.col0, t.row0, h, w, t.esz)
+
+
 def _check_bounds(op: Any, engine: Any, t: BlockTile, h: int, w: int, what: str, narrow: bool) -> np.ndarray | None:
     """The in-bounds mask of a window that reaches outside its surface (None when it is inside): an SLM tile is a
     fault (§5 Q10), a narrow global surface a warning or a fault (§5 Q9)."""
@@ -252,14 +265,20 @@ def _load_tile(op: Any, cx: Any):
 
     def step(fr: list) -> None:
         t: BlockTile = fr[s_t]
-        sf = _Surface(t, h, n * w)
-        inb = _check_bounds(op, engine, t, h, n * w, "load_tile", sf.narrow)
-        try:
-            v = sf.load(dt)
-        except MemoryFault as exc:
-            raise _fault(exc, t) from None
-        if pad is not None and inb is not None:
-            v = np.where(inb, v, pad).astype(dt)
+        view = None if engine.config.kernel_reference else _window(t, h, n * w)
+        if view is not None:
+            v = view.copy().view(dt)
+            if t.col_stride != 1:
+                v = np.ascontiguousarray(v.T)
+        else:
+            sf = _Surface(t, h, n * w)
+            inb = _check_bounds(op, engine, t, h, n * w, "load_tile", sf.narrow)
+            try:
+                v = sf.load(dt)
+            except MemoryFault as exc:
+                raise _fault(exc, t) from None
+            if pad is not None and inb is not None:
+                v = np.where(inb, v, pad).astype(dt)
         if ib is not None:
             fr[outs[0]] = pack_blocks(v, *ib)
             return
@@ -281,11 +300,17 @@ def _store_tile(op: Any, cx: Any):
 
     def step(fr: list) -> None:
         t: BlockTile = fr[s_t]
+        value = np.asarray(fr[s_v], dt)
+        if value.ndim == 4:  # legacy 4-D value (Appendix A.1)
+            value = unpack_blocks(value)
+        view = None if engine.config.kernel_reference else _window(t, h, w)
+        if view is not None:
+            view[...] = np.ascontiguousarray(value.T if t.col_stride != 1 else value).view(np.uint8).reshape(view.shape)
+            return
         sf = _Surface(t, h, w)
         _check_bounds(op, engine, t, h, w, "store_tile", sf.narrow)
-        value = np.asarray(fr[s_v], dt)
         try:
-            sf.store(unpack_blocks(value) if value.ndim == 4 else value)  # legacy 4-D value (Appendix A.1)
+            sf.store(value)
         except MemoryFault as exc:
             raise _fault(exc, t) from None
 
