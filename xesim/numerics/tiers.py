@@ -1,0 +1,128 @@
+"""Compiled or uncompiled: which form of a numba kernel runs a call (issue 32 item 3, a cheap first run).
+
+numba compiles a kernel at its first call in a process unless numba's on-disk cache holds its machine code.  On a
+fresh install (a new clone, every CI job) that costs from 0.2 s (a block copy) to about 15 s (the DPAS row kernel
+with its exact fallback) per kernel family: far more than the small launches of most programs take to run.  So
+every kernel family on the paths ordinary programs take has an *uncompiled twin* -- vectorised numpy, or the
+interpreter for host loop nests -- that computes the same bits (the tests compare the two on every DPAS test
+vector, on block loads and stores with out-of-bounds blocks, transposes and VNNI packing, and on host loops), and a
+:class:`Family` decides for each call which of the two runs:
+
+* the twin runs while the *estimated* time of the family's twin calls in this process, this call included, stays
+  within the family's **budget**; from the first call that would pass it, the compiled form runs, for the rest of
+  the process (its compilation is paid once);
+* the budget is the time compiling the family takes on a fresh install -- so a process never spends much more
+  than twice the better choice's time on a family (the ski-rental argument: renting until the rent paid equals the
+  purchase price) -- or, when numba's cache already holds the family's machine code (a later run), the much smaller
+  time loading it takes;
+* the estimate is a linear cost model (seconds per call plus seconds per work unit; each family names its unit)
+  whose constants were measured with ``tools/bench_tiers.py`` on the development machine.  The decision depends
+  only on work counts and the cache's presence, never on a clock: runs are reproducible, and the decision function
+  :func:`choose` is tested directly.
+
+Both forms give the same bits, so which one runs changes only the time a run takes.  :func:`force` pins every
+family to one form (tests; ``tools/bench_tiers.py``).  This module imports nothing from xesim, so every layer may
+use it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+COMPILED, UNCOMPILED = "compiled", "uncompiled"
+
+_FORCED: list[str] = []  # a stack of force() modes; the last one applies
+_LOCK = threading.Lock()
+
+
+def choose(spent_s: float, call_s: float, budget_s: float) -> bool:
+    """True (compiled) when the twin time already spent (``spent_s``) plus this call's estimate (``call_s``) would
+    pass the budget, False (uncompiled twin) while it stays within it."""
+    return spent_s + call_s > budget_s
+
+
+def on_disk(dispatcher: Any) -> bool:
+    """Whether numba's on-disk cache holds machine code of ``dispatcher`` (a ``numba.njit(cache=True)`` function)
+    that is current for its source: the cache index exists and is not stale.  False when it cannot tell (a numba
+    version with another cache layout, no cache directory)."""
+    try:
+        return bool(dispatcher._cache._cache_file._load_index())
+    except Exception:  # noqa: BLE001 - numba's internals differ between versions; False only costs time
+        return False
+
+
+class Family:
+    """One kernel family: a compiled form and its uncompiled twin.
+
+    ``per_call_s`` / ``per_unit_s``: the twin's estimated seconds per call and per work unit; ``compile_s``: seconds
+    compiling the family's kernels takes on a fresh install (first numba use in the process included);
+    ``load_s``: seconds loading them from numba's cache; ``dispatchers``: a function returning the family's main
+    numba dispatchers (called once, at the first decision: it may import numba modules), whose on-disk cache
+    decides between the two budgets (every one must be cached)."""
+
+    def __init__(self, name: str, per_call_s: float, per_unit_s: float, compile_s: float, load_s: float,
+                 dispatchers: Callable[[], Iterable[Any]] | None = None) -> None:
+        self.name = name
+        self.per_call_s, self.per_unit_s = per_call_s, per_unit_s
+        self.compile_s, self.load_s = compile_s, load_s
+        self._dispatchers = dispatchers
+        self.budget_s: float | None = None  # decided at the first call
+        self.spent_s = 0.0  # estimated twin seconds so far
+        self.compiled_now = False  # switched to compiled for good
+        self.calls = {COMPILED: 0, UNCOMPILED: 0}
+
+    def estimate(self, work: float) -> float:
+        """Estimated twin seconds of a call doing ``work`` units."""
+        return self.per_call_s + self.per_unit_s * work
+
+    def budget(self) -> float:
+        """The family's budget (module docstring), decided once per process."""
+        if self.budget_s is None:
+            cached = False
+            if self._dispatchers is not None:
+                found = list(self._dispatchers())
+                cached = bool(found) and all(on_disk(d) for d in found)
+            self.budget_s = self.load_s if cached else self.compile_s
+        return self.budget_s
+
+    def compiled(self, work: float) -> bool:
+        """Whether a call doing ``work`` units runs compiled (True) or as the twin (False); counts the call."""
+        forced = _FORCED[-1] if _FORCED else None
+        if forced is not None:
+            use = forced == COMPILED
+        else:
+            with _LOCK:
+                if not self.compiled_now:
+                    call_s = self.estimate(work)
+                    if choose(self.spent_s, call_s, self.budget()):
+                        self.compiled_now = True
+                    else:
+                        self.spent_s += call_s
+                use = self.compiled_now
+        self.calls[COMPILED if use else UNCOMPILED] += 1
+        return use
+
+    def reset(self) -> None:
+        """Forget this process's decisions (tests)."""
+        self.budget_s, self.spent_s, self.compiled_now = None, 0.0, False
+        self.calls = {COMPILED: 0, UNCOMPILED: 0}
+
+
+@contextlib.contextmanager
+def force(mode: str) -> Iterator[None]:
+    """Within the block every family runs its ``mode`` form (:data:`COMPILED` or :data:`UNCOMPILED`)."""
+    if mode not in (COMPILED, UNCOMPILED):
+        raise ValueError(f"tiers.force: mode must be {COMPILED!r} or {UNCOMPILED!r}, got {mode!r}")
+    _FORCED.append(mode)
+    try:
+        yield
+    finally:
+        _FORCED.pop()
+
+
+def forced() -> str | None:
+    """The mode :func:`force` pins, or None."""
+    return _FORCED[-1] if _FORCED else None
