@@ -59,7 +59,8 @@ def round_sum_f32(terms: tuple[float, ...]) -> float:
     m = scaled.numerator // scaled.denominator
     if m * scaled.denominator != scaled.numerator:
         m |= 1  # round to odd
-    v = float(np.float32(math.ldexp(float(m), e)))
+    with np.errstate(over="ignore"):  # beyond the f32 range: infinity, the IEEE conversion's overflow
+        v = float(np.float32(math.ldexp(float(m), e)))
     return -v if exact < 0 else v
 
 
@@ -74,8 +75,8 @@ def fast16(abits: np.ndarray, bbits: np.ndarray, b_classes: np.ndarray | None, c
     b = tb[bbits]
     if b_classes is not None:
         b = b[b_classes]
-    acc = c32.astype(np.float64)
     with np.errstate(all="ignore"):  # infinities, NaN and overflow are part of the arithmetic (module docstring)
+        acc = c32.astype(np.float64)
         for st in range(nsteps):
             ks = slice(2 * st * depth, 2 * (st + 1) * depth, 2)  # the even k of the instruction's stages
             kt = slice(2 * st * depth + 1, 2 * (st + 1) * depth, 2)

@@ -20,9 +20,9 @@ vector, on block loads and stores with out-of-bounds blocks, transposes and VNNI
   only on work counts and the cache's presence, never on a clock: runs are reproducible, and the decision function
   :func:`choose` is tested directly.
 
-Both forms give the same bits, so which one runs changes only the time a run takes.  :func:`force` pins every
-family to one form (tests; ``tools/bench_tiers.py``).  This module imports nothing from xesim, so every layer may
-use it.
+Both forms give the same bits, so which one runs changes only the time a run takes.  :func:`force` (a block) and
+:func:`set_default` (a process) pin every family to one form (tests; ``tools/bench_tiers.py``).  This module
+imports nothing from xesim, so every layer may use it.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from typing import Any
 COMPILED, UNCOMPILED = "compiled", "uncompiled"
 
 _FORCED: list[str] = []  # a stack of force() modes; the last one applies
+_DEFAULT: list[str | None] = [None]  # set_default(): the mode outside every force() block (None: decide per call)
 _LOCK = threading.Lock()
 
 
@@ -90,7 +91,7 @@ class Family:
 
     def compiled(self, work: float) -> bool:
         """Whether a call doing ``work`` units runs compiled (True) or as the twin (False); counts the call."""
-        forced = _FORCED[-1] if _FORCED else None
+        forced = _FORCED[-1] if _FORCED else _DEFAULT[0]
         if forced is not None:
             use = forced == COMPILED
         else:
@@ -123,6 +124,15 @@ def force(mode: str) -> Iterator[None]:
         _FORCED.pop()
 
 
+def set_default(mode: str | None) -> None:
+    """Pin every family to ``mode`` (:data:`COMPILED` or :data:`UNCOMPILED`) outside :func:`force` blocks for the
+    rest of the process, or with None let each family decide per call again (the test suite pins the compiled
+    forms, which its tests were written for, and forces the twins where it compares the two)."""
+    if mode not in (COMPILED, UNCOMPILED, None):
+        raise ValueError(f"tiers.set_default: mode must be {COMPILED!r}, {UNCOMPILED!r} or None, got {mode!r}")
+    _DEFAULT[0] = mode
+
+
 def forced() -> str | None:
-    """The mode :func:`force` pins, or None."""
-    return _FORCED[-1] if _FORCED else None
+    """The mode :func:`force` or :func:`set_default` pins, or None."""
+    return _FORCED[-1] if _FORCED else _DEFAULT[0]
