@@ -559,7 +559,7 @@ class Block2D:
 #: compiled loops or their uncompiled twins (xesim/numerics/tiers.py, xesim/exec/twins.py): block copies (unit: one
 #: unit copied), the start statistics (one start) and the overlap test (one pair of starts); twin seconds per call and
 #: per unit, compile and load seconds measured by tools/bench_tiers.py
-COPY_TIER = tiers.Family("block-copies", per_call_s=1e-5, per_unit_s=5e-9, compile_s=1.0, load_s=0.05,
+COPY_TIER = tiers.Family("block-copies", per_call_s=1e-5, per_unit_s=2e-9, compile_s=0.9, load_s=0.2,
                          dispatchers=lambda: (_gather_blocks, _scatter_blocks))
 RANGE_TIER = tiers.Family("block-starts", per_call_s=5e-6, per_unit_s=3e-9, compile_s=0.25, load_s=0.02,
                           dispatchers=lambda: (_range_residue,))

@@ -20,7 +20,7 @@ from xesim.numerics import tiers
 
 #: the compiled loops or their uncompiled twins (xesim/numerics/tiers.py, xesim/exec/twins.py); unit: one byte
 #: compared or merged; twin seconds per call and per byte, compile and load seconds measured by tools/bench_tiers.py
-TIER = tiers.Family("memdiff", per_call_s=2e-5, per_unit_s=2e-9, compile_s=1.2, load_s=0.05,
+TIER = tiers.Family("memdiff", per_call_s=2e-5, per_unit_s=5e-9, compile_s=2.4, load_s=0.3,
                     dispatchers=lambda: (_changed_blocks, _gather, _scatter))
 
 #: granularity (bytes) of the changed-memory records
@@ -198,10 +198,11 @@ def merge(dst: np.ndarray, record: Changes | None) -> None:
         twins.merge_changes(dst, *record)
 
 
-def warm_up() -> None:
-    """Load the compiled loops (from numba's cache) in this process, e.g. before forking workers -- when they will
-    run compiled (:data:`TIER`: a process that compares little memory uses the uncompiled twins)."""
-    if not TIER.compiled_now:
+def warm_up(nbytes: int = 0) -> None:
+    """Before forking workers that will compare ``nbytes`` bytes in all: decide here, once for all of them, whether
+    they compare compiled (:data:`TIER`), and if so load the compiled loops (from numba's cache) in this process,
+    so that no worker compiles or loads them again."""
+    if not TIER.compiled(nbytes):
         return
     a = np.zeros(16, np.uint8)
     merge(a, changes(a + 1, a))

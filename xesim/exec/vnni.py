@@ -60,7 +60,7 @@ def _copy_parallel(flat, packed, to_packed, threads, nchunks):  # noqa: ANN001, 
 
 #: the compiled loops or their uncompiled twin (xesim/numerics/tiers.py, xesim/exec/twins.py); unit: one element
 #: moved; twin seconds per call and per element, compile and load seconds measured by tools/bench_tiers.py
-TIER = tiers.Family("vnni", per_call_s=1e-5, per_unit_s=3e-9, compile_s=1.5, load_s=0.05,
+TIER = tiers.Family("vnni", per_call_s=1e-5, per_unit_s=2e-9, compile_s=1.3, load_s=0.3,
                     dispatchers=lambda: (_copy,))
 
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}

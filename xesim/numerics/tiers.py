@@ -16,7 +16,8 @@ vector, on block loads and stores with out-of-bounds blocks, transposes and VNNI
   purchase price) -- or, when numba's cache already holds the family's machine code (a later run), the much smaller
   time loading it takes;
 * the estimate is a linear cost model (seconds per call plus seconds per work unit; each family names its unit)
-  whose constants were measured with ``tools/bench_tiers.py`` on the development machine.  The decision depends
+  whose constants were measured with ``tools/bench_tiers.py`` on the development machine (2 shared cores, load
+  average about 4: absolute figures about twice a quiet machine's, their ratios, which decide, alike).  The decision depends
   only on work counts and the cache's presence, never on a clock: runs are reproducible, and the decision function
   :func:`choose` is tested directly.
 

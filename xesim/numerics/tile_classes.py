@@ -50,7 +50,7 @@ def classes_uncompiled(words: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
 
 #: the compiled table or its uncompiled twin (:mod:`xesim.numerics.tiers`); unit: one word compared; twin seconds
 #: per call and per word, compile and load seconds measured by tools/bench_tiers.py
-TIER = tiers.Family("tile-classes", per_call_s=3e-5, per_unit_s=3e-8, compile_s=2.0, load_s=0.05,
+TIER = tiers.Family("tile-classes", per_call_s=3e-5, per_unit_s=1.4e-7, compile_s=0.7, load_s=0.13,
                     dispatchers=lambda: (_classes,))
 
 

@@ -22,7 +22,7 @@ from xesim.numerics import tiers
 
 #: the interpreter's estimated seconds per execution of a nest and per host op executed, and a nest's compile and
 #: load seconds (tools/bench_tiers.py)
-PER_CALL_S, PER_OP_S, COMPILE_S, LOAD_S = 1e-5, 5e-7, 0.8, 0.05
+PER_CALL_S, PER_OP_S, COMPILE_S, LOAD_S = 1e-5, 4e-7, 0.8, 0.1
 
 
 def _inside(v: Any, root: Any) -> bool:
