@@ -126,9 +126,13 @@ def test_random_and_special_batches_give_the_same_bits_compiled_and_uncompiled(t
             np.testing.assert_array_equal(got[tiers.UNCOMPILED + key], got[tiers.COMPILED + key])
 
 
-def test_shared_b_tiles_and_a_16_bit_accumulator_give_the_same_bits() -> None:
+@pytest.mark.parametrize("chunk", [1, 1 << 23])
+def test_shared_b_tiles_and_a_16_bit_accumulator_give_the_same_bits(chunk: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The batched call with B given as distinct tiles and a class map (DpasCall), and C in f16 (read exactly as
-    f32 by the fast configuration)."""
+    f32 by the fast configuration); the twin on the whole batch at once and one matrix at a time."""
+    from xesim.numerics import dpas_twin
+
+    monkeypatch.setattr(dpas_twin, "CHUNK_BYTES", chunk)
     rng = np.random.default_rng(7)
     model = model_from_target(TARGET)
     a = rng.standard_normal((6, 8, 32)).astype(np.float16)

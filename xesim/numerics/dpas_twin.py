@@ -64,6 +64,11 @@ def round_sum_f32(terms: tuple[float, ...]) -> float:
     return -v if exact < 0 else v
 
 
+#: bytes of one stage-products temporary (nb, M, depth, N) float64 above which a batch is cut into pieces of
+#: matrices (rows of D never interact, so the pieces' results are the whole batch's)
+CHUNK_BYTES = 1 << 23
+
+
 def fast16(abits: np.ndarray, bbits: np.ndarray, b_classes: np.ndarray | None, c32: np.ndarray, ta: np.ndarray,
            tb: np.ndarray, depth: int, nsteps: int, nan_pattern: int) -> np.ndarray:
     """D of the common configuration for a batch: ``abits`` (nb, M, K) and ``bbits`` (nb, K, N) 16-bit patterns
@@ -71,10 +76,22 @@ def fast16(abits: np.ndarray, bbits: np.ndarray, b_classes: np.ndarray | None, c
     tables ``ta`` / ``tb``, ``c32`` (nb, M, N) float32 accumulators, ``depth`` stages of two products per
     instruction, ``nsteps`` instructions in increasing K order.  Returns D as float32 (nb, M, N), NaN results
     with the bits ``nan_pattern``."""
-    a = ta[abits]  # (nb, M, K) float64, exact
-    b = tb[bbits]
-    if b_classes is not None:
-        b = b[b_classes]
+    nb, m, _ = abits.shape
+    n = bbits.shape[2]
+    step = max(1, CHUNK_BYTES // (m * n * depth * 8))
+    out = np.empty((nb, m, n), np.float32)
+    for lo in range(0, nb, step):
+        hi = min(nb, lo + step)
+        b = tb[bbits[lo:hi] if b_classes is None else bbits[b_classes[lo:hi]]]
+        out[lo:hi] = _matrices(ta[abits[lo:hi]], b, c32[lo:hi], depth, nsteps)
+    nan = np.isnan(out)
+    if nan.any():
+        out.view(np.uint32)[nan] = nan_pattern
+    return out
+
+
+def _matrices(a: np.ndarray, b: np.ndarray, c32: np.ndarray, depth: int, nsteps: int) -> np.ndarray:
+    """:func:`fast16` for decoded float64 ``a`` (nb, M, K) and ``b`` (nb, K, N), without the NaN patterns."""
     with np.errstate(all="ignore"):  # infinities, NaN and overflow are part of the arithmetic (module docstring)
         acc = c32.astype(np.float64)
         for st in range(nsteps):
@@ -100,8 +117,4 @@ def fast16(abits: np.ndarray, bbits: np.ndarray, b_classes: np.ndarray | None, c
                     cur = round_sum_f32((cur, float(a[bt, i, k] * b[bt, k, j]),
                                          float(a[bt, i, k + 1] * b[bt, k + 1, j])))
                 acc[bt, i, j] = cur
-        out = acc.astype(np.float32)
-    nan = np.isnan(out)
-    if nan.any():
-        out.view(np.uint32)[nan] = nan_pattern
-    return out
+        return acc.astype(np.float32)
