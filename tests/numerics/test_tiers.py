@@ -31,20 +31,21 @@ def _decide_per_call() -> None:
 
 
 def test_choose_runs_the_twin_while_the_budget_holds_the_call() -> None:
-    assert not tiers.choose(0.0, 1.0, 1.0)  # exactly the budget: still the twin
+    assert not tiers.choose(0.0, 0.25, 1.0) and not tiers.choose(0.75, 0.25, 1.0)  # up to the budget: the twin
     assert tiers.choose(0.0, 1.5, 1.0)  # one call above the budget: compiled at once
-    assert tiers.choose(0.75, 0.5, 1.0)  # the calls so far plus this one pass it
-    assert not tiers.choose(0.25, 0.5, 1.0)
+    assert tiers.choose(0.75, 0.2, 1.0) is False and tiers.choose(0.85, 0.2, 1.0)  # the calls so far plus this one
+    assert not tiers.choose(0.5, 0.25, 1.0)  # a quarter of the budget: still the twin
+    assert tiers.choose(0.0, 0.3, 1.0)  # one call of more than a quarter: compiled at once (a large batch)
 
 
 def test_a_family_switches_to_compiled_for_good_once_its_twin_work_passes_the_budget() -> None:
-    fam = tiers.Family("t", per_call_s=0.1, per_unit_s=0.01, compile_s=1.0, load_s=0.1)
-    assert fam.estimate(20) == pytest.approx(0.3)
-    assert [fam.compiled(20) for _ in range(3)] == [False, False, False]  # 0.3, 0.6, 0.9 s
-    assert fam.spent_s == pytest.approx(0.9)
-    assert fam.compiled(20)  # 1.2 s would pass the budget
+    fam = tiers.Family("t", per_call_s=0.05, per_unit_s=0.01, compile_s=1.0, load_s=0.1)
+    assert fam.estimate(15) == pytest.approx(0.2)
+    assert [fam.compiled(15) for _ in range(5)] == [False] * 5  # 0.2, 0.4, ... 1.0 s
+    assert fam.spent_s == pytest.approx(1.0)
+    assert fam.compiled(0)  # 0.05 s more would pass the budget
     assert fam.compiled(0)  # sticky: the compilation is paid
-    assert fam.calls == {tiers.COMPILED: 2, tiers.UNCOMPILED: 3}
+    assert fam.calls == {tiers.COMPILED: 2, tiers.UNCOMPILED: 5}
 
 
 def test_one_large_call_compiles_at_once() -> None:

@@ -9,8 +9,8 @@ vector, on block loads and stores with out-of-bounds blocks, transposes and VNNI
 :class:`Family` decides for each call which of the two runs:
 
 * the twin runs while the *estimated* time of the family's twin calls in this process, this call included, stays
-  within the family's **budget**; from the first call that would pass it, the compiled form runs, for the rest of
-  the process (its compilation is paid once);
+  within the family's **budget**; from the first call that would pass it -- or that alone would take a quarter of
+  it (:data:`LARGE_CALL`) -- the compiled form runs, for the rest of the process (its compilation is paid once);
 * the budget is the time compiling the family takes on a fresh install -- so a process never spends much more
   than twice the better choice's time on a family (the ski-rental argument: renting until the rent paid equals the
   purchase price) -- or, when numba's cache already holds the family's machine code (a later run), the much smaller
@@ -40,10 +40,17 @@ _DEFAULT: list[str | None] = [None]  # set_default(): the mode outside every for
 _LOCK = threading.Lock()
 
 
+#: a call whose twin estimate alone is more than this fraction of the budget compiles at once: such a call is a
+#: large batch, and a large batch comes with others like it (the steps of a GEMM's K loop, the next launch), so
+#: renting until the budget is spent would pay nearly the budget again for nothing
+LARGE_CALL = 0.25
+
+
 def choose(spent_s: float, call_s: float, budget_s: float) -> bool:
     """True (compiled) when the twin time already spent (``spent_s``) plus this call's estimate (``call_s``) would
-    pass the budget, False (uncompiled twin) while it stays within it."""
-    return spent_s + call_s > budget_s
+    pass the budget, or the call alone would take more than :data:`LARGE_CALL` of it; False (uncompiled twin)
+    otherwise."""
+    return spent_s + call_s > budget_s or call_s > LARGE_CALL * budget_s
 
 
 def on_disk(dispatcher: Any) -> bool:
