@@ -39,7 +39,7 @@ def test_choose_runs_the_twin_while_the_budget_holds_the_call() -> None:
 
 
 def test_a_family_switches_to_compiled_for_good_once_its_twin_work_passes_the_budget() -> None:
-    fam = tiers.Family("t", per_call_s=0.05, per_unit_s=0.01, compile_s=1.0, load_s=0.1)
+    fam = tiers.Family("t", per_call_s=0.05, per_unit_s=0.01, compile_s=1.0 / tiers.SHARE, load_s=0.1)
     assert fam.estimate(15) == pytest.approx(0.2)
     assert [fam.compiled(15) for _ in range(5)] == [False] * 5  # 0.2, 0.4, ... 1.0 s
     assert fam.spent_s == pytest.approx(1.0)
@@ -49,7 +49,7 @@ def test_a_family_switches_to_compiled_for_good_once_its_twin_work_passes_the_bu
 
 
 def test_one_large_call_compiles_at_once() -> None:
-    fam = tiers.Family("t", per_call_s=0.0, per_unit_s=1e-9, compile_s=1.0, load_s=0.1)
+    fam = tiers.Family("t", per_call_s=0.0, per_unit_s=1e-9, compile_s=1.0 / tiers.SHARE, load_s=0.1)
     assert fam.compiled(2e9)
     assert fam.spent_s == 0.0
 
@@ -57,10 +57,13 @@ def test_one_large_call_compiles_at_once() -> None:
 def test_the_budget_is_the_load_time_when_numbas_cache_holds_every_dispatcher() -> None:
     cached = _FakeDispatcher({("sig",): "entry"})
     missing = _FakeDispatcher({})
-    warm = tiers.Family("t", 0.0, 0.01, compile_s=10.0, load_s=0.5, dispatchers=lambda: (cached, cached))
-    cold = tiers.Family("t", 0.0, 0.01, compile_s=10.0, load_s=0.5, dispatchers=lambda: (cached, missing))
-    nothing = tiers.Family("t", 0.0, 0.01, compile_s=10.0, load_s=0.5, dispatchers=lambda: ())
-    assert warm.budget() == 0.5 and cold.budget() == 10.0 and nothing.budget() == 10.0
+    compile_s = 10.0 / tiers.SHARE  # a budget of 10 s on a fresh install
+    load_s = 0.5 / tiers.SHARE  # a budget of 0.5 s when numba's cache holds the family
+    warm = tiers.Family("t", 0.0, 0.01, compile_s=compile_s, load_s=load_s, dispatchers=lambda: (cached, cached))
+    cold = tiers.Family("t", 0.0, 0.01, compile_s=compile_s, load_s=load_s, dispatchers=lambda: (cached, missing))
+    nothing = tiers.Family("t", 0.0, 0.01, compile_s=compile_s, load_s=load_s, dispatchers=lambda: ())
+    assert warm.budget() == pytest.approx(0.5) and cold.budget() == pytest.approx(10.0)
+    assert nothing.budget() == pytest.approx(10.0)
     assert warm.compiled(100) and not cold.compiled(100)  # 1 s of twin work: more than loading, less than compiling
 
 
@@ -71,7 +74,7 @@ def test_on_disk_is_false_for_anything_without_numbas_cache() -> None:
 
 
 def test_force_and_set_default_pin_every_family_and_nest() -> None:
-    fam = tiers.Family("t", per_call_s=0.0, per_unit_s=1.0, compile_s=1.0, load_s=1.0)
+    fam = tiers.Family("t", per_call_s=0.0, per_unit_s=1.0, compile_s=10.0, load_s=1.0)
     with tiers.force(tiers.UNCOMPILED):
         assert not fam.compiled(1e12)
         with tiers.force(tiers.COMPILED):

@@ -11,10 +11,14 @@ vector, on block loads and stores with out-of-bounds blocks, transposes and VNNI
 * the twin runs while the *estimated* time of the family's twin calls in this process, this call included, stays
   within the family's **budget**; from the first call that would pass it -- or that alone would take a quarter of
   it (:data:`LARGE_CALL`) -- the compiled form runs, for the rest of the process (its compilation is paid once);
-* the budget is the time compiling the family takes on a fresh install -- so a process never spends much more
-  than twice the better choice's time on a family (the ski-rental argument: renting until the rent paid equals the
-  purchase price) -- or, when numba's cache already holds the family's machine code (a later run), the much smaller
-  time loading it takes;
+* the budget is a tenth (:data:`SHARE`) of the time compiling the family takes on a fresh install, or, when
+  numba's cache already holds the family's machine code (a later run), a tenth of the time loading it takes.  Not
+  the whole compile (load) time, as renting until the rent paid equals the purchase price would have it for one
+  call: compiled code stays in numba's cache for every later run and, once loaded, serves every later call of the
+  process, while a twin's time is paid again on each call of each run -- so a program whose twin work is more than
+  a small fraction of a compilation compiles on its first run and loads afterwards.  (Measured with the whole
+  compile and load times as budgets: a 512^3 GEMM program's cached runs took 6.0 s against 3.9 s for the previous
+  commit at load 7, its DPAS twin running each run before loading anyway);
 * the estimate is a linear cost model (seconds per call plus seconds per work unit; each family names its unit)
   whose constants were measured with ``tools/bench_tiers.py`` on the development machine (2 shared cores, load
   average about 4: absolute figures about twice a quiet machine's, their ratios, which decide, alike).  The decision depends
@@ -39,6 +43,9 @@ _FORCED: list[str] = []  # a stack of force() modes; the last one applies
 _DEFAULT: list[str | None] = [None]  # set_default(): the mode outside every force() block (None: decide per call)
 _LOCK = threading.Lock()
 
+
+#: the share of a family's compile time (load time when cached) its twin may take in a process (module docstring)
+SHARE = 0.1
 
 #: a call whose twin estimate alone is more than this fraction of the budget compiles at once: such a call is a
 #: large batch, and a large batch comes with others like it (the steps of a GEMM's K loop, the next launch), so
@@ -68,7 +75,8 @@ class Family:
 
     ``per_call_s`` / ``per_unit_s``: the twin's estimated seconds per call and per work unit; ``compile_s``: seconds
     compiling the family's kernels takes on a fresh install (first numba use in the process included);
-    ``load_s``: seconds loading them from numba's cache; ``dispatchers``: a function returning the family's main
+    ``load_s``: seconds loading them from numba's cache (the budget is :data:`SHARE` of one of the two);
+    ``dispatchers``: a function returning the family's main
     numba dispatchers (called once, at the first decision: it may import numba modules), whose on-disk cache
     decides between the two budgets (every one must be cached)."""
 
@@ -94,7 +102,7 @@ class Family:
             if self._dispatchers is not None:
                 found = list(self._dispatchers())
                 cached = bool(found) and all(on_disk(d) for d in found)
-            self.budget_s = self.load_s if cached else self.compile_s
+            self.budget_s = SHARE * (self.load_s if cached else self.compile_s)
         return self.budget_s
 
     def compiled(self, work: float) -> bool:

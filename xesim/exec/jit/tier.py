@@ -4,8 +4,9 @@ Compiling a nest with numba costs about 0.3-1 s on a fresh install (more for the
 the interpreter runs a host op in about 0.5 us: a nest of a few thousand iterations -- the initialisation loops of
 most test programs -- is done long before its compilation would be.  So in the ``fast`` engine a nest runs in the
 interpreter (its reference closure, the very code ``reference`` runs) while the interpreted work of its executions
-so far, this one included, stays within its budget (the compile time, or the load time when numba's cache holds the
-nest), and compiled from then on.  ``both`` always compiles (it exists to compare the two).
+so far, this one included, stays within its budget (:data:`xesim.numerics.tiers.SHARE` of the compile time, or
+of the load time when numba's cache holds the nest), and compiled from then on.  ``both`` always compiles (it
+exists to compare the two).
 
 The work of one execution is estimated before it runs, from the nest's loop bounds: every ``scf.for`` of the nest
 runs ``ceil((ub - lb) / step)`` times per iteration of the loops around it (bounds that are constants, or values
