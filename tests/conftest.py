@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from xesim.numerics import tiers
+
 # Property tests are derandomized so CI runs are reproducible (a failure found once is found every time);
 # set HYPOTHESIS_PROFILE=explore to search with fresh random seeds.
 settings.register_profile("ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -33,6 +35,11 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 os.environ.setdefault("XESIM_GRF", "checked")
 # Launches run in one process unless a test asks for more (tests/unit/test_jobs.py); XESIM_JOBS=N overrides it.
 os.environ.setdefault("XESIM_JOBS", "1")
+# In-process runs take the compiled forms of the numba kernels, which the tests were written for (counters of compiled
+# nests, B decodings, ...); the uncompiled twins that small launches take on a fresh install (xesim/numerics/tiers.py)
+# are compared with them where the tests force them (tests/numerics/test_dpas_twin.py, tests/unit/test_twins.py), and
+# xesim processes started by tests decide per call.
+tiers.set_default(tiers.COMPILED)
 
 
 def pytest_collect_file(parent, file_path: Path):

@@ -18,10 +18,12 @@ from typing import Any
 import numba
 import numpy as np
 
+from xesim.exec import twins
 from xesim.exec.axis import Varying, active_stack, stacked
 from xesim.exec.faults import ExecFault
 from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import MemoryFault
+from xesim.numerics import tiers
 from xesim.numerics.work_queue import chunk_count, claim
 
 
@@ -406,7 +408,7 @@ def _range_residue(v, mod):  # noqa: ANN001, ANN202
 def _stats(v: Any, mod: int) -> tuple[int, int, int]:
     """(least, greatest, common residue modulo ``mod`` or -1) of ``v``: an int, or a non-empty int64 array."""
     if isinstance(v, np.ndarray):
-        lo, hi, r = _range_residue(v, mod)
+        lo, hi, r = _range_residue(v, mod) if RANGE_TIER.compiled(v.shape[0]) else twins.range_residue(v, mod)
         return int(lo), int(hi), int(r)
     return v, v, v % mod
 
@@ -523,6 +525,9 @@ class Block2D:
         copies, on numba's threads for large batches)."""
         start = self.start if sel is None else self.start[sel]
         out = np.empty((len(start), self.rows, self.width_units), self.flat.dtype)
+        if not COPY_TIER.compiled(out.size):
+            twins.gather_blocks(self.flat, start, self.pitch_units, out)
+            return out
         threads = _copy_threads(out.nbytes, len(start))
         if threads > 1:
             _copy_blocks_parallel(self.flat, np.ascontiguousarray(start), self.pitch_units, out, False, threads,
@@ -535,6 +540,8 @@ class Block2D:
         """Whether two instances' blocks share a unit (same-shaped rectangles of one surface)."""
         x, y = np.broadcast_to(self.x, self.n), np.broadcast_to(self.y, self.n)
         order = np.lexsort((x, y))
+        if not OVERLAP_TIER.compiled(self.n * self.n):
+            return twins.rectangles_overlap(y[order], x[order], self.rows, self.width_units)
         return bool(_rectangles_overlap(np.ascontiguousarray(y[order]), np.ascontiguousarray(x[order]),
                                         self.rows, self.width_units))
 
@@ -542,6 +549,9 @@ class Block2D:
         """Write every instance's block from ``tiles [n, rows, width_units]`` (flat's unit type; blocks do not
         overlap: :meth:`overlap`)."""
         start, tiles = np.ascontiguousarray(self.start), np.ascontiguousarray(tiles)
+        if not COPY_TIER.compiled(tiles.size):
+            twins.scatter_blocks(self.flat, start, self.pitch_units, tiles)
+            return
         threads = _copy_threads(tiles.nbytes, len(start))
         if threads > 1:
             _copy_blocks_parallel(self.flat, start, self.pitch_units, tiles, True, threads,
@@ -549,6 +559,16 @@ class Block2D:
         else:
             _scatter_blocks(self.flat, start, self.pitch_units, tiles)
 
+
+#: compiled loops or their uncompiled twins (xesim/numerics/tiers.py, xesim/exec/twins.py): block copies (unit: one
+#: unit copied), the start statistics (one start) and the overlap test (one pair of starts); twin seconds per call and
+#: per unit, compile and load seconds measured by tools/bench_tiers.py
+COPY_TIER = tiers.Family("block-copies", per_call_s=1e-5, per_unit_s=2e-9, compile_s=0.9, load_s=0.2,
+                         dispatchers=lambda: (_gather_blocks, _scatter_blocks))
+RANGE_TIER = tiers.Family("block-starts", per_call_s=5e-6, per_unit_s=3e-9, compile_s=0.25, load_s=0.02,
+                          dispatchers=lambda: (_range_residue,))
+OVERLAP_TIER = tiers.Family("block-overlap", per_call_s=1e-5, per_unit_s=2e-9, compile_s=0.25, load_s=0.02,
+                            dispatchers=lambda: (_rectangles_overlap,))
 
 #: bytes a batched block copy must move before it is split over numba's threads
 PARALLEL_COPY_BYTES = 1 << 17

@@ -15,6 +15,14 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from xesim.exec import twins
+from xesim.numerics import tiers
+
+#: the compiled loops or their uncompiled twins (xesim/numerics/tiers.py, xesim/exec/twins.py); unit: one byte
+#: compared or merged; twin seconds per call and per byte, compile and load seconds measured by tools/bench_tiers.py
+TIER = tiers.Family("memdiff", per_call_s=2e-5, per_unit_s=5e-9, compile_s=2.4, load_s=0.3,
+                    dispatchers=lambda: (_changed_blocks, _gather, _scatter))
+
 #: granularity (bytes) of the changed-memory records
 BLOCK = 4096
 
@@ -135,8 +143,12 @@ def changes(now: np.ndarray, before: np.ndarray, out: np.ndarray | None = None, 
     ``out`` from ``offset`` on (at most :func:`record_bytes` bytes; :func:`record_at` finds them again from the
     offset and the number of blocks, ``len(record[0])``); otherwise they are new arrays."""
     nblk = -(-now.size // BLOCK)
-    flags = np.empty(nblk, np.bool_)
-    _changed_blocks(now, before, _words(now), _words(before), BLOCK, flags)
+    compiled = TIER.compiled(now.size)
+    if compiled:
+        flags = np.empty(nblk, np.bool_)
+        _changed_blocks(now, before, _words(now), _words(before), BLOCK, flags)
+    else:
+        flags = twins.changed_blocks(now, before, BLOCK)
     blocks = np.flatnonzero(flags)
     if not blocks.size:
         return None
@@ -149,7 +161,10 @@ def changes(now: np.ndarray, before: np.ndarray, out: np.ndarray | None = None, 
         placed, data, masks, full = record_at(out, offset, k)
         placed[:] = blocks
         blocks = placed
-    _gather(now, before, _words(now), _words(before), blocks, data, data.view(np.uint64), masks, full)
+    if compiled:
+        _gather(now, before, _words(now), _words(before), blocks, data, data.view(np.uint64), masks, full)
+    else:
+        twins.gather_changes(now, before, blocks, data, masks, full)
     return blocks, full, data, masks
 
 
@@ -175,11 +190,19 @@ def placed_record(out: np.ndarray, offset: int, k: int) -> Changes:
 
 def merge(dst: np.ndarray, record: Changes | None) -> None:
     """Write the bytes ``record`` (:func:`changes`) says changed into ``dst`` (1-D uint8); nothing else."""
-    if record is not None:
+    if record is None:
+        return
+    if TIER.compiled(dst.size):
         _scatter(dst, _words(dst), *record)
+    else:
+        twins.merge_changes(dst, *record)
 
 
-def warm_up() -> None:
-    """Load the compiled loops (from numba's cache) in this process, e.g. before forking workers."""
+def warm_up(nbytes: int = 0) -> None:
+    """Before forking workers that will compare ``nbytes`` bytes in all: decide here, once for all of them, whether
+    they compare compiled (:data:`TIER`), and if so load the compiled loops (from numba's cache) in this process,
+    so that no worker compiles or loads them again."""
+    if not TIER.compiled(nbytes):
+        return
     a = np.zeros(16, np.uint8)
     merge(a, changes(a + 1, a))

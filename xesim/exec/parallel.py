@@ -485,7 +485,8 @@ class _Launch:
         _flush(engine.out, engine.err, sys.stdout, sys.stderr)
         from xesim.exec import memdiff
 
-        memdiff.warm_up()  # load its compiled loops once, here, not in every child
+        # compiled or not decided once, here, and compiled loops loaded once, not in every child
+        memdiff.warm_up(sum(a.size for a in self.allocs) * self.procs)
         self.slots = _record_slots(self.allocs)
         self.before = [a.data.copy() for a in self.allocs]  # the starting bytes (module docstring, step 3)
         self.progress = _shared_int64(engine, "progress", 2 * self.procs).reshape(self.procs, 2)

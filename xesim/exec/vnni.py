@@ -15,6 +15,8 @@ import math
 import numba
 import numpy as np
 
+from xesim.exec import twins
+from xesim.numerics import tiers
 from xesim.numerics.work_queue import chunk_count, claim
 
 #: bytes from which a batch is split over numba's threads
@@ -56,11 +58,19 @@ def _copy_parallel(flat, packed, to_packed, threads, nchunks):  # noqa: ANN001, 
             ch = claim(next_chunk, nchunks)
 
 
+#: the compiled loops or their uncompiled twin (xesim/numerics/tiers.py, xesim/exec/twins.py); unit: one element
+#: moved; twin seconds per call and per element, compile and load seconds measured by tools/bench_tiers.py
+TIER = tiers.Family("vnni", per_call_s=1e-5, per_unit_s=2e-9, compile_s=1.3, load_s=0.3,
+                    dispatchers=lambda: (_copy,))
+
 _UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 def _run(flat: np.ndarray, packed: np.ndarray, to_packed: bool) -> None:
     """:func:`_copy_range` over every tile group, on numba's threads for large batches."""
+    if not TIER.compiled(packed.size):
+        twins.vnni_copy(flat, packed, to_packed)
+        return
     count = flat.shape[0]
     threads = 1 if flat.nbytes < PARALLEL_BYTES or count < 2 else min(numba.get_num_threads(), count)
     if threads > 1:

@@ -53,6 +53,7 @@ import ml_dtypes
 import numba
 import numpy as np
 
+from xesim.numerics import dpas_twin, tiers
 from xesim.numerics.conversions import round_float
 from xesim.numerics.dpas_models import PRESETS, TABLE_COLUMNS, DpasModel, model_from_target, preset
 from xesim.numerics.exact import FORMAT_PARAMS, LIMBS, RNE, ROUNDING_CODES, round_f64, round_sum
@@ -909,6 +910,8 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
     else:
         C32 = _decode_table(_FLOAT_CODES[acc_type], False)[_bits3(c, batch, nb, np.uint16)].astype(np.float32)
     C32.flags.writeable = False
+    if not FAST16_TIER.compiled(nb * M * N * K):  # a small call on a fresh install: no compilation
+        return dpas_twin.fast16(abits, bbits, b_classes, C32, ta, tb, depth, nsteps, nan_pattern).reshape(batch + (M, N))
     work = nb * M * N * nsteps
     threads = numba.get_num_threads() if work >= _PARALLEL_MIN_WORK else 1
     decoded = _reused_b(b_token, (bkey, bbits.shape))
@@ -929,6 +932,14 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
         if nan.any():
             out.view(np.uint32)[nan] = nan_pattern
     return out.reshape(batch + (M, N))
+
+
+#: which form of the fast configuration runs a call (:mod:`xesim.numerics.tiers`): the compiled row kernel or its
+#: uncompiled twin (:func:`xesim.numerics.dpas_twin.fast16`).  Work unit: one multiply-add (nb x M x N x K).
+#: tools/bench_tiers.py measured the twin's seconds per call and per multiply-add, and the compilation of the row
+#: kernel, its exact fallback and the B decoding on a fresh install (and their loading from numba's cache)
+FAST16_TIER = tiers.Family("dpas-f16", per_call_s=1e-4, per_unit_s=1.5e-8, compile_s=10.0, load_s=0.5,
+                           dispatchers=lambda: (_fast16_rows, _decode16_rows))
 
 
 def _decode_b_classes(bbits: np.ndarray, tb: np.ndarray, lb: np.ndarray, threads: int,

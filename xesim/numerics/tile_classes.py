@@ -12,6 +12,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from xesim.numerics import tiers
+
 #: the class map of a one-tile batch
 _ONE = np.zeros(1, np.int64)
 _ONE.flags.writeable = False
@@ -28,11 +30,28 @@ def tile_classes(bits: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     words = bits.reshape(nb, -1)
     if words.shape[1] * words.itemsize % 8 == 0:  # compare and hash eight bytes at a time
         words = words.view(np.uint64)
-    classes, firsts, count = _classes(words)
+    classes, firsts, count = _classes(words) if TIER.compiled(words.size) else classes_uncompiled(words)
     classes.flags.writeable = False
     if count == nb:
         return classes, None
     return classes, firsts[:count]
+
+
+def classes_uncompiled(words: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """:func:`_classes` without numba (small batches on a fresh install, :mod:`xesim.numerics.tiers`): rows of
+    ``words`` grouped by exact equality (``numpy.unique`` over rows), classes numbered in order of first appearance
+    as :func:`_classes` numbers them.  Returns (classes, firsts, count)."""
+    _, first, inverse = np.unique(words, axis=0, return_index=True, return_inverse=True)
+    order = np.argsort(first)  # the classes by their first tile
+    rank = np.empty(len(order), np.int64)
+    rank[order] = np.arange(len(order))
+    return rank[inverse.reshape(-1)], first[order].astype(np.int64), len(order)
+
+
+#: the compiled table or its uncompiled twin (:mod:`xesim.numerics.tiers`); unit: one word compared; twin seconds
+#: per call and per word, compile and load seconds measured by tools/bench_tiers.py
+TIER = tiers.Family("tile-classes", per_call_s=3e-5, per_unit_s=1.4e-7, compile_s=0.7, load_s=0.13,
+                    dispatchers=lambda: (_classes,))
 
 
 @numba.njit(cache=True)

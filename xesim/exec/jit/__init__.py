@@ -8,7 +8,8 @@ own).  The engine is chosen by the run configuration's ``engine`` (``XESIM_ENGIN
 :mod:`xesim.api`):
 
 ``fast`` (default)
-    compiled nests where possible, the interpreter elsewhere;
+    compiled nests where possible, the interpreter elsewhere; a nest's small executions run in the interpreter
+    until compiling it pays (:mod:`xesim.exec.jit.tier`);
 ``reference``
     never compile: the reference interpreter only;
 ``both``

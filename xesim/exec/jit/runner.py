@@ -38,13 +38,15 @@ import ml_dtypes
 import numpy as np
 
 from xesim.exec.faults import ExecFault
-from xesim.exec.jit import codegen
+from xesim.exec.jit import codegen, tier
 from xesim.exec.values import MemRefValue, dtype_of
 from xesim.hw.memory import MemoryFault
 from xesim.user_cache import cache_subdir
 
-#: Counters for tests and ``XESIM_JIT_DEBUG``: nests generated / rejected, compiled runs, fallbacks.
-STATS = {"generated": 0, "unsupported": 0, "runs": 0, "fallbacks": 0, "compile_failures": 0, "checked": 0}
+#: Counters for tests and ``XESIM_JIT_DEBUG``: nests generated / rejected, compiled runs, fallbacks, small executions
+#: interpreted instead of compiled (xesim/exec/jit/tier.py).
+STATS = {"generated": 0, "unsupported": 0, "runs": 0, "fallbacks": 0, "compile_failures": 0, "checked": 0,
+         "interpreted": 0}
 
 _DISPATCHERS: dict[str, Any] = {}
 _LOCK = threading.Lock()
@@ -100,12 +102,25 @@ def module_source(body: str) -> str:
     )
 
 
+def _digest(src: str, inlined: bool) -> str:
+    """The content address of a nest's module (``n_<digest>.py``)."""
+    return hashlib.sha256((src + ("\n# inlined" if inlined else "")).encode()).hexdigest()[:24]
+
+
+def cached_dispatcher(body: str, inlined: bool) -> Any:
+    """The dispatcher :func:`load_dispatcher` gives for ``body`` when the nest's module is in the cache directory
+    already (an earlier run made it), else None -- without generating anything."""
+    if not (cache_dir() / f"n_{_digest(module_source(body), inlined)}.py").exists():
+        return None
+    return load_dispatcher(body, (lambda: "") if inlined else None)
+
+
 def load_dispatcher(body: str, make: Any = None) -> Any:
     """The numba dispatcher of a generated function (shared per source; files written once).  With ``make``, the
     function compiled is ``make()`` (a nest with the rules inlined into ``body``), made only when the file named
     after ``body`` is not in the cache yet: a cached nest costs no inlining."""
     src = module_source(body)
-    digest = hashlib.sha256((src + ("\n# inlined" if make is not None else "")).encode()).hexdigest()[:24]
+    digest = _digest(src, make is not None)
     with _LOCK:
         disp = _DISPATCHERS.get(digest)
         if disp is not None:
@@ -257,9 +272,18 @@ class CompiledNest:
         self.fn: Any = None
         self.broken = False
         self.step = self.both if mode == "both" else self.fast
+        # interpret small executions instead of compiling (xesim/exec/jit/tier.py)
+        self.work = tier.NestWork(nest.loops, cx.slot)
+        self.tier = tier.family(f"host nest at {nest.root.loc}", lambda: cached_dispatcher(nest.calls, nest.inline))
 
     # ---------------------------------------------------------------------- running
     def fast(self, fr: list) -> None:
+        if self.fn is None and not self.broken:
+            work = self.work.work(fr)
+            if work is not None and not self.tier.compiled(work):
+                STATS["interpreted"] += 1
+                self.ref_step(fr)
+                return
         if not self.run(fr):
             STATS["fallbacks"] += 1
             self.ref_step(fr)
