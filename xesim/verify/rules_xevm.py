@@ -55,7 +55,7 @@ def _flag(op: Operation, name: str) -> bool:
 
 def constant_int(v: Any) -> int | None:
     """The value of an SSA value defined by ``arith.constant`` / ``llvm.mlir.constant`` of an integer, else None."""
-    d = getattr(v, "defining_op", None)
+    d = v.owner_op if v is not None else None
     if d is None or d.name not in ("arith.constant", "llvm.mlir.constant"):
         return None
     a = d.attributes.get("value")
