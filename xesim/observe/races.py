@@ -63,6 +63,7 @@ from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.observe.races_xetile import footprints as xetile_footprints
+from xesim.observe.races_xevm import footprints as xevm_footprints
 
 I64 = np.int64
 READ, WRITE, ATOMIC = "r", "w", "a"
@@ -737,6 +738,7 @@ FOOTPRINTS: dict[str, Any] = {
 }
 
 FOOTPRINTS.update(xetile_footprints(READ, WRITE, ATOMIC))
+FOOTPRINTS.update(xevm_footprints(READ, WRITE))
 
 #: Ops with memory traits in ``isa/`` that need no footprint, and why.
 NOT_ACCESSES: dict[str, str] = {
