@@ -261,3 +261,62 @@ def test_the_memory_checker_sees_what_xevm_block_stores_wrote() -> None:
     status, _, err = run_xesim(["run", "--check-memory", str(prog)])
     assert status == 0, err
     assert "memory check (--check-memory=init,bounds,leaks): no findings" in err
+
+
+def test_int8_mma_without_accumulator_packs_two_columns_of_a_per_i16(tmp_path: Path) -> None:
+    # §4.5: s8 A 8x32 (lane i holds A[r][2i..2i+1] in one i16: the plain 8-bit 8x32 load bit cast), B 32x16 packed
+    # four k per dword (pack_register), no C: D = A·B in s32.  Expected: numpy's integer matmul.
+    rng = np.random.default_rng(5)
+    a = rng.integers(-128, 128, (8, 64)).astype(np.int8)  # a 64-byte-wide surface (pvc's minimum); K = 32 of it
+    b = rng.integers(-128, 128, (32, 64)).astype(np.int8)
+    want = a[:, :32].astype(np.int64) @ b[:, :16].astype(np.int64)
+
+    def dense(m: np.ndarray) -> str:
+        return "[" + ", ".join("[" + ", ".join(str(int(x)) for x in r) + "]" for r in m) + "]"
+
+    load = ("<{{elem_size_in_bits = 8 : i32, pack_register = {pk}, tile_height = {th} : i32, tile_width = {tw} : i32, "
+            "transpose = false, v_blocks = 1 : i32}}>")
+    prog = f"""module attributes {{gpu.container_module}} {{
+  memref.global "private" constant @A : memref<8x64xi8> = dense<{dense(a)}>
+  memref.global "private" constant @B : memref<32x64xi8> = dense<{dense(b)}>
+  gpu.module @k {{
+    gpu.func @f(%a: !llvm.ptr<1>, %b: !llvm.ptr<1>, %d: !llvm.ptr<1>) kernel {{
+      %w = arith.constant 64 : i32
+      %h8 = arith.constant 8 : i32
+      %h32 = arith.constant 32 : i32
+      %z = arith.constant 0 : i32
+      %a8 = xevm.blockload2d %a, %w, %h8, %w, %z, %z {load.format(pk="false", th=8, tw=32)} : (!llvm.ptr<1>, i32, i32, i32, i32, i32) -> vector<16xi8>
+      %a16 = llvm.bitcast %a8 : vector<16xi8> to vector<8xi16>
+      %b32 = xevm.blockload2d %b, %w, %h32, %w, %z, %z {load.format(pk="true", th=32, tw=16)} : (!llvm.ptr<1>, i32, i32, i32, i32, i32) -> vector<8xi32>
+      %r = xevm.mma %a16, %b32 {{shape = <m = 8, n = 16, k = 32>, types = <d = s32, a = s8, b = s8>}} : (vector<8xi16>, vector<8xi32>) -> vector<8xi32>
+      %lane = xevm.lane_id : i32
+      %q = llvm.getelementptr %d[%lane] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<8xi32>
+      llvm.store %r, %q : vector<8xi32>, !llvm.ptr<1>
+      gpu.return
+    }}
+  }}
+  func.func @main() {{
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %ga = memref.get_global @A : memref<8x64xi8>
+    %gb = memref.get_global @B : memref<32x64xi8>
+    %a = gpu.alloc () : memref<8x64xi8>
+    %b = gpu.alloc () : memref<32x64xi8>
+    %d = gpu.alloc () : memref<128xi32>
+    gpu.memcpy %a, %ga : memref<8x64xi8>, memref<8x64xi8>
+    gpu.memcpy %b, %gb : memref<32x64xi8>, memref<32x64xi8>
+""" + HOST_PTR.format(n="a", t="memref<8x64xi8>") + HOST_PTR.format(n="b", t="memref<32x64xi8>") \
+        + HOST_PTR.format(n="d", t="memref<128xi32>") + """    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%a_p : !llvm.ptr<1>, %b_p : !llvm.ptr<1>, %d_p : !llvm.ptr<1>)
+    %h = memref.alloc () : memref<128xi32>
+    gpu.memcpy %h, %d : memref<128xi32>, memref<128xi32>
+    %v = vector.load %h[%c0] : memref<128xi32>, vector<128xi32>
+    vector.print %v : vector<128xi32>
+    return
+  }
+}
+"""
+    status, out, err = run_xesim(["run", _write(tmp_path, prog)])
+    assert status == 0, err
+    got = np.array(_ints(out.splitlines()[0])).reshape(16, 8)  # lane j, component r = D[r][j]
+    assert np.array_equal(got.T, want)
