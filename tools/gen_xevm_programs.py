@@ -387,6 +387,62 @@ def mma_mx_program() -> str:
     return head + globals_text(gl) + kern + host + "\n" + check_block(memref_lines(d, g)) + "\n"
 
 
+def mma_mx_e2m1_program() -> str:
+    """§4.6, §5.3 with f4E2M1FN (k = 64, two 32-element scale blocks): A 8x64 as bytes (element 2j in the low nibble
+    of byte j, §4.7), loaded 8-bit 8x32 so lane i holds A[r][4i..4i+3] in one i16; B prepacked in memory as
+    [k/8][n] dwords (eight k per dword, lowest k in the lowest nibble: the layout mma expects, §4.5) and loaded
+    32-bit 8x16; scales vector<2xi8> per lane (component s = K block s), read by llvm.load."""
+    rng = np.random.default_rng(59)
+    grid = np.array([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, -0.5, -1.0, -2.0, -6.0])
+    a = rng.choice(grid, (8, 64)).astype(ml_dtypes.float4_e2m1fn)
+    b = rng.choice(grid, (64, 16)).astype(ml_dtypes.float4_e2m1fn)
+    ac, bc = a.view(np.uint8) & 0xF, b.view(np.uint8) & 0xF
+    a_bytes = (ac[:, 0::2] | (ac[:, 1::2] << 4)).astype(np.uint8)  # 8x32
+    b_words = np.zeros((8, 16), np.uint32)
+    for r in range(8):
+        for t in range(8):
+            b_words[r] |= bc[8 * r + t].astype(np.uint32) << (4 * t)
+    c = rng.integers(-20, 21, (8, 16)).astype(np.float32)
+    sa = np.concatenate([rng.integers(124, 131, (8, 2)), np.full((8, 2), 255)]).astype(np.uint8)
+    sb = rng.integers(124, 131, (16, 2)).astype(np.uint8)
+    d = np.empty((8, 16), np.float32)
+    for i in range(8):
+        for j in range(16):
+            v = Fraction(float(c[i, j]))
+            for blk in range(2):
+                part = sum(Fraction(float(a[i, k])) * Fraction(float(b[k, j])) for k in range(32 * blk, 32 * blk + 32))
+                v += part * Fraction(2) ** (int(sa[i, blk]) + int(sb[j, blk]) - 254)
+            assert float(np.float32(float(v))) == v
+            d[i, j] = np.float32(float(v))
+    head, target = header("Lane-level block-scaled DPAS with f4E2M1FN (xevm.mma_mx, k = 64, §4.6, §5.3) on cri: "
+                          "A from xevm.blockload2d, B prepacked, two E8M0 scales per row / column.", chip="cri")
+    gl = [("A", "memref<8x32xi8>", a_bytes.view(np.int8)), ("B", "memref<8x16xi32>", b_words.view(np.int32)),
+          ("C", "memref<8x16xf32>", c), ("SA", "memref<16x2xi8>", sa.view(np.int8)),
+          ("SB", "memref<16x2xi8>", sb.view(np.int8))]
+    ptr6 = "(!llvm.ptr<1>, i32, i32, i32, i32, i32)"
+    plain = "pack_register = false, tile_height = 8 : i32, tile_width = {tw} : i32, transpose = false, v_blocks = 1 : i32"
+    kern = f"""  gpu.module @kernels {target} {{
+    gpu.func @mma_mx(%a: !llvm.ptr<1>, %b: !llvm.ptr<1>, %c: !llvm.ptr<1>, %sa: !llvm.ptr<1>, %sb: !llvm.ptr<1>, %d: !llvm.ptr<1>) kernel {{
+{i32_consts(w32=32, w64=64, h8=8, zero=0)}      %a8 = xevm.blockload2d %a, %w32, %h8, %w32, %zero, %zero <{{elem_size_in_bits = 8 : i32, {plain.format(tw=32)}}}> : {ptr6} -> vector<16xi8>
+      %a16 = llvm.bitcast %a8 : vector<16xi8> to vector<8xi16>
+      %b32 = xevm.blockload2d %b, %w64, %h8, %w64, %zero, %zero <{{elem_size_in_bits = 32 : i32, {plain.format(tw=16)}}}> : {ptr6} -> vector<8xi32>
+      %c0 = xevm.blockload2d %c, %w64, %h8, %w64, %zero, %zero <{{elem_size_in_bits = 32 : i32, {plain.format(tw=16)}}}> : {ptr6} -> vector<8xf32>
+      %lane = xevm.lane_id : i32
+      %pa = llvm.getelementptr %sa[%lane] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<2xi8>
+      %pb = llvm.getelementptr %sb[%lane] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, vector<2xi8>
+      %scale_a = llvm.load %pa : !llvm.ptr<1> -> vector<2xi8>
+      %scale_b = llvm.load %pb : !llvm.ptr<1> -> vector<2xi8>
+      %d0 = xevm.mma_mx %a16, %b32, %scale_a, %scale_b, %c0 {{shape = <m = 8, n = 16, k = 64>, types = <d = f32, a = e2m1, b = e2m1, c = f32>}} : (vector<8xi16>, vector<8xi32>, vector<2xi8>, vector<2xi8>, vector<8xf32>) -> vector<8xf32>
+      xevm.blockstore2d %d, %w64, %h8, %w64, %zero, %zero, %d0 <{{elem_size_in_bits = 32 : i32, tile_height = 8 : i32, tile_width = 16 : i32}}> : {ptr6[:-1]}, vector<8xf32>)
+      gpu.return
+    }}
+  }}
+
+"""
+    host = gemm_host(gl, [(n, m) for n, m, _ in gl] + [("D", "memref<8x16xf32>")], 8, 16, "mma_mx")
+    return head + globals_text(gl) + kern + host + "\n" + check_block(memref_lines(d, g)) + "\n"
+
+
 PROGRAMS = {
     "xevm_blockload2d_plain.mlir": lambda: load_program(
         "2D block load (xevm.blockload2d, §4.1), 16-bit 8x16 plain at (32, 10) of a 16x40 surface: lane i "
@@ -405,6 +461,7 @@ PROGRAMS = {
     "xevm_blockstore2d.mlir": store_program,
     "xevm_mma.mlir": mma_program,
     "xevm_mma_mx.mlir": mma_mx_program,
+    "xevm_mma_mx_e2m1.mlir": mma_mx_e2m1_program,
 }
 
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 NAMES = {"xevm_blockload2d_plain.mlir", "xevm_blockload2d_vblocks.mlir", "xevm_blockload2d_transpose.mlir",
-         "xevm_blockload2d_pack_register.mlir", "xevm_blockstore2d.mlir", "xevm_mma.mlir", "xevm_mma_mx.mlir"}
+         "xevm_blockload2d_pack_register.mlir", "xevm_blockstore2d.mlir", "xevm_mma.mlir", "xevm_mma_mx.mlir",
+         "xevm_mma_mx_e2m1.mlir"}
 
 
 def test_xevm_programs_are_up_to_date_with_their_generator() -> None:
