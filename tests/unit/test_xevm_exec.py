@@ -174,6 +174,47 @@ def test_bitcast_shuffle_pack_recuts_the_subgroup_units_in_order(tmp_path: Path)
     assert _ints(out.splitlines()[0]) == want
 
 
+def test_bitcast_shuffle_unpack_inverts_pack(tmp_path: Path) -> None:
+    # unpack (scalar -> vector) re-cuts the same bit string the other way (§4.9): pack then unpack is the identity
+    status, out, err = run_xesim(["run", _write(tmp_path, UNPACK)])
+    assert status == 0, err
+    assert _ints(out.splitlines()[0]) == [i | ((100 + i) << 16) for i in range(16)]
+
+
+UNPACK = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%o: !llvm.ptr<1>) kernel {
+      %lane = xevm.lane_id : i32
+      %l16 = llvm.trunc %lane : i32 to i16
+      %h = arith.constant 100 : i16
+      %hi = arith.addi %l16, %h : i16
+      %z = arith.constant dense<0> : vector<2xi16>
+      %v0 = vector.insert %l16, %z [0] : i16 into vector<2xi16>
+      %v = vector.insert %hi, %v0 [1] : i16 into vector<2xi16>
+      %r = xevm.bitcast_shuffle %v : (vector<2xi16>) -> i32
+      %u = xevm.bitcast_shuffle %r : (i32) -> vector<2xi16>
+      %w = llvm.bitcast %u : vector<2xi16> to i32
+      %q = llvm.getelementptr %o[%lane] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, i32
+      llvm.store %w, %q : i32, !llvm.ptr<1>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %b = gpu.alloc () : memref<16xi32>
+""" + HOST_PTR.format(n="b", t="memref<16xi32>") + """    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%b_p : !llvm.ptr<1>)
+    %h = memref.alloc () : memref<16xi32>
+    gpu.memcpy %h, %b : memref<16xi32>, memref<16xi32>
+    %v = vector.load %h[%c0] : memref<16xi32>, vector<16xi32>
+    vector.print %v : vector<16xi32>
+    return
+  }
+}
+"""
+
+
 def test_an_xevm_op_in_a_subgroup_level_kernel_is_a_located_error(tmp_path: Path) -> None:
     prog = """module attributes {gpu.container_module} {
   gpu.module @k {
