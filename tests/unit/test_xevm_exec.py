@@ -361,3 +361,30 @@ def test_int8_mma_without_accumulator_packs_two_columns_of_a_per_i16(tmp_path: P
     assert status == 0, err
     got = np.array(_ints(out.splitlines()[0])).reshape(16, 8)  # lane j, component r = D[r][j]
     assert np.array_equal(got.T, want)
+
+
+def test_a_2d_block_surface_beyond_its_allocation_is_a_located_fault(tmp_path: Path) -> None:
+    # the surface claims 8 rows of 64 bytes, the allocation holds one: row 1 of the block lies outside it
+    prog = """module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @f(%p: !llvm.ptr<1>) kernel {
+      %w = arith.constant 64 : i32
+      %h = arith.constant 8 : i32
+      %z = arith.constant 0 : i32
+      %v = xevm.blockload2d %p, %w, %h, %w, %z, %z <{elem_size_in_bits = 32 : i32, pack_register = false, tile_height = 8 : i32, tile_width = 16 : i32, transpose = false, v_blocks = 1 : i32}> : (!llvm.ptr<1>, i32, i32, i32, i32, i32) -> vector<8xi32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %c16 = arith.constant 16 : index
+    %a = gpu.alloc () : memref<16xf32>
+""" + HOST_PTR.format(n="a", t="memref<16xf32>") + """    gpu.launch_func @k::@f blocks in (%c1, %c1, %c1) threads in (%c16, %c1, %c1) args(%a_p : !llvm.ptr<1>)
+    return
+  }
+}
+"""
+    status, _, err = run_xesim(["run", _write(tmp_path, prog)])
+    assert status == 1
+    assert "prog.mlir:7:7: error: 'xevm.blockload2d' op 2D block load (8x16x1, 4-byte) at (0, 0), surface row 1:" in err
+    assert "a 2D block message reads or writes only inside live allocations" in err and "subgroup 0" in err

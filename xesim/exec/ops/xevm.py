@@ -152,7 +152,7 @@ def lane_units_of_image(image: np.ndarray, block: Any, grf_bytes: int) -> np.nda
     return np.concatenate(per_lane, axis=1)
 
 
-def _block_fault(engine: Any, op: Any, exc: Exception) -> ExecFault:
+def _block_fault(exc: Exception) -> ExecFault:
     return ExecFault(f"{exc} (a 2D block message reads or writes only inside live allocations; elements outside the "
                      "surface are not accessed)")
 
@@ -187,7 +187,7 @@ def _blockload2d(op: Any, cx: Any):
             try:
                 img = load_image(engine.memory, surf, block, x, y, target=engine.target)
             except MemoryFault as exc:
-                raise _block_fault(engine, op, exc) from None
+                raise _block_fault(exc) from None
             lanes = lane_units_of_image(img, block, grf)
             take = min(nbytes, lanes.shape[1])
             out[gi, :, :take] = lanes[:, :take]
@@ -235,7 +235,7 @@ def _blockstore2d(op: Any, cx: Any):
             try:
                 store_values(engine.memory, surf, type(block)(s, block.width, block.height), x, y, tile)
             except MemoryFault as exc:
-                raise _block_fault(engine, op, exc) from None
+                raise _block_fault(exc) from None
 
     return step
 
