@@ -20,6 +20,7 @@ from xesim.ir.types import (
     FunctionType,
     IndexType,
     IntegerType,
+    LLVMPointerType,
     MemDescType,
     MemRefType,
     NbarrierType,
@@ -69,6 +70,26 @@ def _is_xetile_scalar(t: Type) -> bool:
     if isinstance(t, FloatType):
         return t.name in ("f16", "f32", "f64", "bf16", "tf32")
     return isinstance(t, IndexType)
+
+
+def _is_xevm_matrix_elem(t: Type) -> bool:
+    """XeVM's matrix element types (upstream-xegpu-xevm.md §4.1, §4.5): i8/i16/i32 of any signedness, f32, tf32, f16,
+    bf16."""
+    if isinstance(t, IntegerType):
+        return t.width in (8, 16, 32)
+    return isinstance(t, FloatType) and t.name in ("f32", "tf32", "f16", "bf16")
+
+
+def _is_1d_vector_of(pred: Callable[[Type], bool]) -> Callable[[Type], bool]:
+    return lambda t: isinstance(t, VectorType) and t.rank == 1 and pred(t.element_type)
+
+
+def _scalar_or_1d_vector(pred: Callable[[Type], bool]) -> Callable[[Type], bool]:
+    return lambda t: pred(t) or _is_1d_vector_of(pred)(t)
+
+
+def _is_int_of(*widths: int) -> Callable[[Type], bool]:
+    return lambda t: isinstance(t, IntegerType) and t.width in widths
 
 
 def _is_xegpu_elem(t: Type) -> bool:
@@ -143,6 +164,21 @@ CONSTRAINTS: dict[str, tuple[Callable[[Type], bool], str]] = {
         "vector or scalar of integer or float",
     ),
     "OpaqueLLVMPointer": (lambda t: isinstance(t, OpaqueType), "opaque dialect type"),
+    # LLVM / XeVM (shared/spec/upstream-xegpu-xevm.md §4)
+    "LLVMPointer": (lambda t: isinstance(t, LLVMPointerType), "LLVM pointer type"),
+    "I32OrI64": (lambda t: isinstance(t, IntegerType) and t.signedness == "" and t.width in (32, 64),
+                 "32-bit signless integer or 64-bit signless integer"),
+    "XeVMMatrixVector": (_is_1d_vector_of(_is_xevm_matrix_elem),
+                         "1D vector of 8-bit integer or 16-bit integer or 32-bit integer or 32-bit float or tf32 "
+                         "type or 16-bit float or bfloat16 type values"),
+    "XeVMBlockIO": (_scalar_or_1d_vector(_is_int_of(8, 16, 32, 64)),
+                    "8-bit, 16-bit, 32-bit or 64-bit integer, or a 1D vector of them"),
+    "I8OrVectorOfI8": (_scalar_or_1d_vector(_is_int_of(8)), "8-bit integer or 1D vector of 8-bit integer values"),
+    "XeVMHalfLike": (_scalar_or_1d_vector(lambda t: isinstance(t, FloatType) and t.name in ("f16", "bf16")),
+                     "16-bit float or bfloat16 type, or a 1D vector of them"),
+    "XeVMCodeLike": (_scalar_or_1d_vector(_is_int_of(8, 4)), "8-bit or 4-bit integer, or a 1D vector of them"),
+    "XeVMIntLike": (_scalar_or_1d_vector(_is_int_of(8, 16, 32, 64)),
+                    "8-bit, 16-bit, 32-bit or 64-bit integer, or a 1D vector of them"),
     # XeTile (shared/spec/xetile.md §2.10)
     "XeTile": (lambda t: isinstance(t, TileType), "XeTile"),
     "XeTile2DVector": (

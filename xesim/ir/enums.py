@@ -50,4 +50,9 @@ def normalize_enum(p: Any, od: Any, ad: Any, attr: A.Attribute, loc: Location) -
         return make_enum(enum, [attr.value])
     if isinstance(attr, A.IntegerAttr) and enum.storage != "int" and 0 <= attr.value < len(enum.cases):
         return make_enum(enum, [enum.cases[attr.value]])
+    if isinstance(attr, A.OpaqueAttr) and enum.storage in ("attr", "attr_angle"):
+        # ``#dialect.attr<case>`` of a dialect whose attributes the parser keeps verbatim (xevm, llvm)
+        m = re.fullmatch(re.escape("#" + enum.attr) + r"\s*<\s*(\w+)\s*>", attr.text)
+        if m and m.group(1) in enum.cases:
+            return make_enum(enum, [m.group(1)])
     raise error(loc, f"invalid value {attr} for attribute '{ad.name}' of '{od.name}': expected one of {', '.join(enum.cases)}")

@@ -799,12 +799,26 @@ class Parser:
             return self._parse_mem_desc()
         if name == "xetile.tile":
             return self._parse_xetile_tile()
+        if name == "llvm.ptr":
+            return self._parse_llvm_ptr()
         if "." not in name:
             raise self.fail(f"undefined symbol alias id '{name}'", t.start)
         dialect, rest = name.split(".", 1)
         if dialect in ("xegpu", "gpu", "xetile"):
             raise self.fail(f"unknown type '!{name}'", t.start)
         return T.OpaqueType(dialect, "." + rest + self._balanced_body())
+
+    def _parse_llvm_ptr(self) -> T.LLVMPointerType:
+        """``!llvm.ptr`` or ``!llvm.ptr<N>`` (upstream-xegpu-xevm.md §4.13)."""
+        if not self.at_punct("<"):
+            return T.LLVMPointerType(0)
+        self.expect("<")
+        t = self.peek()
+        if t.kind != "int":
+            raise self.fail("expected an integer address space in '!llvm.ptr<...>'", t.start)
+        self.next()
+        self.expect(">")
+        return T.LLVMPointerType(int(t.text, 0))
 
     def _parse_tensor_desc(self) -> T.TensorDescType:
         self.expect("<")

@@ -382,6 +382,18 @@ class TileType(Type):
 
 
 @dataclass(frozen=True, slots=True)
+class LLVMPointerType(Type):
+    """``!llvm.ptr`` / ``!llvm.ptr<N>``: an opaque pointer into address space N (shared/spec/upstream-xegpu-xevm.md
+    §4.0, §4.13: 0 private, 1 global, 2 constant, 3 shared, 4 generic).  At run time a pointer is its integer
+    address in the simulated memory."""
+
+    address_space: int = 0
+
+    def __str__(self) -> str:
+        return "!llvm.ptr" if self.address_space == 0 else f"!llvm.ptr<{self.address_space}>"
+
+
+@dataclass(frozen=True, slots=True)
 class OpaqueType(Type):
     """A type of a dialect xesim does not model (e.g. ``!llvm.ptr``), kept verbatim."""
 

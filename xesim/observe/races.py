@@ -64,6 +64,7 @@ from xesim.exec.hooks import Observer
 from xesim.exec.tdesc import NdDesc
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.observe.races_xetile import footprints as xetile_footprints
+from xesim.observe.races_xevm import footprints as xevm_footprints
 
 I64 = np.int64
 READ, WRITE, ATOMIC = "r", "w", "a"
@@ -755,6 +756,7 @@ FOOTPRINTS: dict[str, Any] = {
 }
 
 FOOTPRINTS.update(xetile_footprints(READ, WRITE, ATOMIC))
+FOOTPRINTS.update(xevm_footprints(READ, WRITE))
 
 #: Ops with memory traits in ``isa/`` that need no footprint, and why.
 NOT_ACCESSES: dict[str, str] = {

@@ -149,9 +149,6 @@ def _lane_dpas_mx(op: Any, cx: Any, ks: Any, slots: list, res: int, at: Any, bt:
         raise compile_error(op, f"lane fragments {at}, {bt}, {rt} do not form an MxK · KxN DPAS with N = {lanes} "
                                 f"lanes (upstream-xegpu-xevm.md §2.20: A holds M rows of K/{lanes} elements, B "
                                 "holds one column of K)")
-    q = at.shape[0] // m
-    k = q * lanes
-
     def step(fr: list) -> None:
         require_whole_subgroup(ks)
         g = ks.groups
@@ -163,15 +160,28 @@ def _lane_dpas_mx(op: Any, cx: Any, ks: Any, slots: list, res: int, at: Any, bt:
         af, bf, cf, saf, sbf = (lanes_of(s) for s in slots)
         out = np.empty((g, lanes, m), dtype_of(rt.element_type))
         for gi in range(g):
-            a = af[gi].reshape(lanes, m, q).transpose(1, 0, 2).reshape(m, k)  # lane i: A[r][i·q + p]
-            b = bf[gi].T  # lane i: column i in k order
-            c = cf[gi].T if cf is not None else None
-            sa = mx.e8m0_codes(saf[gi][:m]) if saf is not None else None  # lane i < M: row i's scales
-            sb = mx.e8m0_codes(sbf[gi]).T if sbf is not None else None  # lane i: column i's scales
-            out[gi] = _model(a, b, c, sa, sb, dst, model).T
+            out[gi] = lane_dpas_mx(af[gi], bf[gi], cf[gi] if cf is not None else None,
+                                   saf[gi] if saf is not None else None, sbf[gi] if sbf is not None else None,
+                                   m, dst, model)
         fr[res] = Varying.from_stack(out.reshape(total, m))
 
     return step
+
+
+def lane_dpas_mx(af: np.ndarray, bf: np.ndarray, cf: np.ndarray | None, saf: np.ndarray | None,
+                 sbf: np.ndarray | None, m: int, dst: str, model: str) -> np.ndarray:
+    """One subgroup's block-scaled DPAS on lane fragments (module docstring; also ``xevm.mma_mx``): ``af [lanes,
+    M·q]`` (lane i: ``A[r][i·q + p]`` at ``r·q + p``), ``bf [lanes, K]`` (column i in k order), ``cf [lanes, M]``,
+    scale codes ``saf [lanes, KS]`` (lane i < M: row i's) and ``sbf [lanes, KS]`` (lane i: column i's); returns
+    the D fragments ``[lanes, M]``."""
+    lanes = af.shape[0]
+    q = af.shape[1] // m
+    a = af.reshape(lanes, m, q).transpose(1, 0, 2).reshape(m, q * lanes)
+    b = bf.T
+    c = cf.T if cf is not None else None
+    sa = mx.e8m0_codes(saf[:m]) if saf is not None else None
+    sb = mx.e8m0_codes(sbf).T if sbf is not None else None
+    return _model(a, b, c, sa, sb, dst, model).T
 
 
 # ============================================================================ lane_shuffle

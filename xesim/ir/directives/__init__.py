@@ -13,7 +13,8 @@ from xesim.ir.directives.base import DIRECTIVES, Directive, directive
 
 __all__ = ["DIRECTIVES", "Directive", "directive"]
 
-for _mod in ("common", "builtin", "func", "scf", "cf", "gpu", "memref", "vector", "arith", "xegpu", "affine", "xetile"):
+for _mod in ("common", "builtin", "func", "scf", "cf", "gpu", "memref", "vector", "arith", "xegpu", "affine", "xetile",
+             "llvm", "xevm"):
     try:
         __import__(f"xesim.ir.directives.{_mod}")
     except ModuleNotFoundError as _exc:  # a dialect without custom directives
