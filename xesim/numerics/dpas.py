@@ -613,71 +613,111 @@ def _column_checked(arow, B, bt, j, c, depth, nsteps, t, limbs):  # noqa: ANN001
     return acc
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, fastmath={"contract"})
 def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
     """The fast path of :func:`_row` for the common case (16-bit sources, no Src0 flushing, f32 Dst =
     accumulator format, the model's stage-by-stage RNE accumulation): rows ``lo..hi`` of ``nb x M``, each over
     all N columns at once (a loop LLVM vectorises).  A row's A values are looked up in ``ta`` from the bit
     patterns; B is decoded (:func:`_decode16_rows`), matrix ``x`` of the batch using decoded tile ``bmap[x]``
     (equal B tiles are decoded once: :mod:`xesim.numerics.tile_classes`); C is float32 with its bits ``cbits``.
-    Columns that
-    :func:`_columns_exact` proves exact run per stage ``acc = f32(acc + (p0 + p1))`` without checks; the others
-    are recomputed by :func:`_column_checked`.  Same bits as :func:`_row` (tested).  Returns the number of
-    columns computed the checked way (only those can hold a NaN)."""
+    Columns that :func:`_columns_exact` proves exact run per stage ``acc = f32(acc + a0 b0 + a1 b1)`` without
+    checks; the others are recomputed by :func:`_column_checked`.  Same bits as :func:`_row` (tested).  Returns
+    the number of NaN results (only checked columns can hold one; the caller writes the model's NaN there).
+
+    Speed (issue 32): two rows of the same matrix go through their stages in one pass (each B value loaded once
+    for both, and twice as many independent accumulator chains: one row alone is bound by the latency of its
+    accumulator chain), and the function is compiled with LLVM's ``contract`` flag -- its only one, no other
+    fast-math -- so a stage ``(acc + a0*b0) + a1*b1`` becomes two fused multiply-adds.  The same bits: every
+    product of two 16-bit values is exact in float64 (at most 22 significant bits), and on a proved column every
+    sum of a stage's terms in any grouping (``acc + p0`` as well as all three) is a multiple of G below 2^53 G
+    (:func:`_columns_exact`'s argument bounds ``|acc| + |p0| + |p1|``), hence exact; a fused multiply-add rounds
+    the exact ``a*b + c`` once, which is then exact too, and the float64 -> float32 conversion stays the one RNE
+    rounding of the stage.  Unproved columns' values from these loops are discarded; everything else this
+    function computes (the proof's statistics, :func:`_column_checked`) has no multiply-add to contract or is a
+    separate function compiled without the flag."""
     K, N = B.shape[1], B.shape[2]
     M = abits.shape[1]
-    arow = np.empty(K, np.float64)
-    acc = np.empty(N, np.float32)
-    ok = np.empty(N, np.bool_)
+    arows = np.empty((2, K), np.float64)
+    accs = np.empty((2, N), np.float32)
+    oks = np.empty((2, N), np.bool_)
+    bads = np.zeros(2, np.bool_)
     t = np.zeros(4, np.float64)
     limbs = np.zeros(LIMBS, np.int64)
     kk = nsteps * 2 * depth
-    checked = 0
-    for r in range(lo, hi):
+    nans = 0
+    r = lo
+    while r < hi:
         bt = r // M
         bm = bmap[bt]
-        i = r % M
-        sa = 0.0
-        la = np.inf
-        for k in range(kk):
-            code = abits[bt, i, k]
-            arow[k] = ta[code]
-            sa += abs(arow[k])
-            la = min(la, la_tab[code])
-        crow = C[bt, i]
-        emin = 255
-        emax = 0
-        for j in range(N):  # the accumulator row, and its exponent range for _row_exact_from in the same pass
-            acc[j] = crow[j]
-            u = cbits[bt, i, j] & 0x7FFFFFFF
-            e = u >> 23
-            emax = max(emax, e)
-            emin = min(emin, max(e, 1) if u != 0 else 255)
-        any_bad = False
-        if not _row_exact_from(sa, la, Btile[bm, 0], Btile[bm, 1], emin, emax):
-            any_bad = _columns_exact(sa, la, Bst, bm, crow, cbits[bt, i], ok)
-        for k in range(0, kk, 2):
-            a0 = arow[k]
-            a1 = arow[k + 1]
-            b0 = B[bm, k]
-            b1 = B[bm, k + 1]
+        i0 = r % M
+        g = 2 if i0 + 1 < M and r + 1 < hi else 1  # rows of one matrix share its B tile
+        for q in range(g):
+            i = i0 + q
+            arow = arows[q]
+            acc = accs[q]
+            sa = 0.0
+            la = np.inf
+            for k in range(kk):
+                code = abits[bt, i, k]
+                arow[k] = ta[code]
+                sa += abs(arow[k])
+                la = min(la, la_tab[code])
+            crow = C[bt, i]
+            emin = 255
+            emax = 0
+            for j in range(N):  # the accumulator row, and its exponent range for _row_exact_from in the same pass
+                acc[j] = crow[j]
+                u = cbits[bt, i, j] & 0x7FFFFFFF
+                e = u >> 23
+                emax = max(emax, e)
+                emin = min(emin, max(e, 1) if u != 0 else 255)
+            bads[q] = False
+            if not _row_exact_from(sa, la, Btile[bm, 0], Btile[bm, 1], emin, emax):
+                bads[q] = _columns_exact(sa, la, Bst, bm, crow, cbits[bt, i], oks[q])
+        acc0 = accs[0]
+        acc1 = accs[1]
+        if g == 2:
+            for k in range(0, kk, 2):
+                a0 = arows[0, k]
+                a1 = arows[0, k + 1]
+                c0 = arows[1, k]
+                c1 = arows[1, k + 1]
+                b0 = B[bm, k]
+                b1 = B[bm, k + 1]
+                for j in range(N):
+                    u = b0[j]
+                    v = b1[j]
+                    acc0[j] = np.float32((np.float64(acc0[j]) + a0 * u) + a1 * v)
+                    acc1[j] = np.float32((np.float64(acc1[j]) + c0 * u) + c1 * v)
+        else:
+            for k in range(0, kk, 2):
+                a0 = arows[0, k]
+                a1 = arows[0, k + 1]
+                b0 = B[bm, k]
+                b1 = B[bm, k + 1]
+                for j in range(N):
+                    acc0[j] = np.float32((np.float64(acc0[j]) + a0 * b0[j]) + a1 * b1[j])
+        for q in range(g):
+            i = i0 + q
+            acc = accs[q]
+            if bads[q]:
+                ok = oks[q]
+                for j in range(N):
+                    if not ok[j]:
+                        v = _column_checked(arows[q], B, bm, j, C[bt, i, j], depth, nsteps, t, limbs)
+                        acc[j] = np.float32(v)
+                        nans += v != v
             for j in range(N):
-                acc[j] = np.float32(np.float64(acc[j]) + (a0 * b0[j] + a1 * b1[j]))
-        if any_bad:
-            for j in range(N):
-                if not ok[j]:
-                    acc[j] = np.float32(_column_checked(arow, B, bm, j, crow[j], depth, nsteps, t, limbs))
-                    checked += 1
-        for j in range(N):
-            out[bt, i, j] = acc[j]
-    return checked
+                out[bt, i, j] = acc[j]
+        r += g
+    return nans
 
 
 @numba.njit(cache=True, parallel=True)
 def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,  # noqa: ANN001, ANN202
                      threads, nchunks):
     """:func:`_fast16_rows` over every row, in ``nchunks`` row ranges handed out to ``threads`` threads one at a
-    time (xesim/numerics/work_queue.py); the number of checked columns."""
+    time (xesim/numerics/work_queue.py); the number of NaN results."""
     total = abits.shape[0] * abits.shape[1]
     counts = np.zeros(nchunks, np.int64)
     next_chunk = np.zeros(1, np.int64)
@@ -921,13 +961,11 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
     if threads > 1:
         # more chunks than threads, handed out one at a time: a thread slowed down (a busy core) takes fewer of
         # them instead of holding the whole call up
-        checked = _fast16_parallel(*args, threads, chunk_count(threads, nb * M))
+        nans = _fast16_parallel(*args, threads, chunk_count(threads, nb * M))
     else:
-        checked = _fast16_rows(*args, 0, nb * M)
-    if checked:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
-        nan = np.isnan(out)
-        if nan.any():
-            out.view(np.uint32)[nan] = nan_pattern
+        nans = _fast16_rows(*args, 0, nb * M)
+    if nans:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
+        out.view(np.uint32)[np.isnan(out)] = nan_pattern
     return out.reshape(batch + (M, N))
 
 
