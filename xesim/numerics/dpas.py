@@ -613,18 +613,41 @@ def _column_checked(arow, B, bt, j, c, depth, nsteps, t, limbs):  # noqa: ANN001
     return acc
 
 
+@numba.njit(cache=True)
+def _decode16_a(abits, firsts, ta, la_tab, A, Ast):  # noqa: ANN001, ANN202
+    """16-bit A tiles -> float64 through the value table ``ta``: ``A[c]`` = tile ``firsts[c]`` of ``abits``
+    (nb, M, K) decoded, and per row ``Ast[c, i, 0]`` = sum |a| and ``Ast[c, i, 1]`` = the largest power of two
+    dividing every a (table ``la_tab``, :func:`_lsb_table`): the row statistics of :func:`_columns_exact`."""
+    K = abits.shape[2]
+    for c in range(firsts.shape[0]):
+        x = firsts[c]
+        for i in range(abits.shape[1]):
+            sa = 0.0
+            la = np.inf
+            for k in range(K):
+                code = abits[x, i, k]
+                v = ta[code]
+                A[c, i, k] = v
+                sa += abs(v)
+                la = min(la, la_tab[code])
+            Ast[c, i, 0] = sa
+            Ast[c, i, 1] = la
+
+
 @numba.njit(cache=True, fastmath={"contract"})
-def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
+def _fast16_rows(A, Ast, amap, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
     """The fast path of :func:`_row` for the common case (16-bit sources, no Src0 flushing, f32 Dst =
     accumulator format, the model's stage-by-stage RNE accumulation): rows ``lo..hi`` of ``nb x M``, each over
-    all N columns at once (a loop LLVM vectorises).  A row's A values are looked up in ``ta`` from the bit
-    patterns; B is decoded (:func:`_decode16_rows`), matrix ``x`` of the batch using decoded tile ``bmap[x]``
-    (equal B tiles are decoded once: :mod:`xesim.numerics.tile_classes`); C is float32 with its bits ``cbits``.
+    all N columns at once (a loop LLVM vectorises).  A and B are decoded once per distinct tile
+    (:func:`_decode16_a`, :func:`_decode16_rows`; :mod:`xesim.numerics.tile_classes`), matrix ``x`` of the batch
+    using decoded A tile ``amap[x]`` (with its rows' statistics ``Ast``) and B tile ``bmap[x]``; C is float32
+    with its bits ``cbits``.
     Columns that :func:`_columns_exact` proves exact run per stage ``acc = f32(acc + a0 b0 + a1 b1)`` without
     checks; the others are recomputed by :func:`_column_checked`.  Same bits as :func:`_row` (tested).  Returns
     the number of NaN results (only checked columns can hold one; the caller writes the model's NaN there).
 
-    Speed (issue 32): two rows of the same matrix go through their stages in one pass (each B value loaded once
+    Speed (issue 32): A rows come decoded with their statistics (once per distinct A tile, not once per
+    matrix of the batch); two rows of the same matrix go through their stages in one pass (each B value loaded once
     for both, and twice as many independent accumulator chains: one row alone is bound by the latency of its
     accumulator chain), and the function is compiled with LLVM's ``contract`` flag -- its only one, no other
     fast-math -- so a stage ``(acc + a0*b0) + a1*b1`` becomes two fused multiply-adds.  The same bits: every
@@ -635,9 +658,8 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, n
     rounding of the stage.  Unproved columns' values from these loops are discarded; everything else this
     function computes (the proof's statistics, :func:`_column_checked`) has no multiply-add to contract or is a
     separate function compiled without the flag."""
-    K, N = B.shape[1], B.shape[2]
-    M = abits.shape[1]
-    arows = np.empty((2, K), np.float64)
+    N = B.shape[2]
+    M = A.shape[1]
     accs = np.empty((2, N), np.float32)
     oks = np.empty((2, N), np.bool_)
     bads = np.zeros(2, np.bool_)
@@ -649,19 +671,14 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, n
     while r < hi:
         bt = r // M
         bm = bmap[bt]
+        am = amap[bt]
         i0 = r % M
         g = 2 if i0 + 1 < M and r + 1 < hi else 1  # rows of one matrix share its B tile
         for q in range(g):
             i = i0 + q
-            arow = arows[q]
             acc = accs[q]
-            sa = 0.0
-            la = np.inf
-            for k in range(kk):
-                code = abits[bt, i, k]
-                arow[k] = ta[code]
-                sa += abs(arow[k])
-                la = min(la, la_tab[code])
+            sa = Ast[am, i, 0]
+            la = Ast[am, i, 1]
             crow = C[bt, i]
             emin = 255
             emax = 0
@@ -676,12 +693,14 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, n
                 bads[q] = _columns_exact(sa, la, Bst, bm, crow, cbits[bt, i], oks[q])
         acc0 = accs[0]
         acc1 = accs[1]
+        arow0 = A[am, i0]
         if g == 2:
+            arow1 = A[am, i0 + 1]
             for k in range(0, kk, 2):
-                a0 = arows[0, k]
-                a1 = arows[0, k + 1]
-                c0 = arows[1, k]
-                c1 = arows[1, k + 1]
+                a0 = arow0[k]
+                a1 = arow0[k + 1]
+                c0 = arow1[k]
+                c1 = arow1[k + 1]
                 b0 = B[bm, k]
                 b1 = B[bm, k + 1]
                 for j in range(N):
@@ -691,8 +710,8 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, n
                     acc1[j] = np.float32((np.float64(acc1[j]) + c0 * u) + c1 * v)
         else:
             for k in range(0, kk, 2):
-                a0 = arows[0, k]
-                a1 = arows[0, k + 1]
+                a0 = arow0[k]
+                a1 = arow0[k + 1]
                 b0 = B[bm, k]
                 b1 = B[bm, k + 1]
                 for j in range(N):
@@ -704,7 +723,7 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, n
                 ok = oks[q]
                 for j in range(N):
                     if not ok[j]:
-                        v = _column_checked(arows[q], B, bm, j, C[bt, i, j], depth, nsteps, t, limbs)
+                        v = _column_checked(A[am, i], B, bm, j, C[bt, i, j], depth, nsteps, t, limbs)
                         acc[j] = np.float32(v)
                         nans += v != v
             for j in range(N):
@@ -714,17 +733,17 @@ def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, n
 
 
 @numba.njit(cache=True, parallel=True)
-def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,  # noqa: ANN001, ANN202
+def _fast16_parallel(A, Ast, amap, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,  # noqa: ANN001, ANN202
                      threads, nchunks):
     """:func:`_fast16_rows` over every row, in ``nchunks`` row ranges handed out to ``threads`` threads one at a
     time (xesim/numerics/work_queue.py); the number of NaN results."""
-    total = abits.shape[0] * abits.shape[1]
+    total = C.shape[0] * C.shape[1]
     counts = np.zeros(nchunks, np.int64)
     next_chunk = np.zeros(1, np.int64)
     for _ in numba.prange(threads):
         ch = claim(next_chunk, nchunks)
         while ch >= 0:
-            counts[ch] = _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,
+            counts[ch] = _fast16_rows(A, Ast, amap, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,
                                       ch * total // nchunks, (ch + 1) * total // nchunks)
             ch = claim(next_chunk, nchunks)
     return counts.sum()
@@ -956,8 +975,19 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
         decoded = _decode_b_classes(bbits, tb, lb, threads, b_classes)
         _remember_b(b_token, (bkey, bbits.shape), decoded)
     B, Bst, Btile, bmap = decoded
+    # A once per distinct tile too: a GEMM batch shares each A tile among its N-dimension tiles (16 subgroups
+    # per A tile in the SG-level 4096^3 GEMM's batches); a strided A (a view) is decoded tile by tile
+    amap, afirsts = tile_classes(abits) if abits.flags.c_contiguous else (None, None)
+    if afirsts is None:  # every tile its own class
+        afirsts = _ARANGE[:nb] if nb <= len(_ARANGE) else _readonly(np.arange(nb))
+        amap = afirsts
+    else:
+        afirsts.flags.writeable = False  # read-only like the class maps: one numba specialisation
+    A = np.empty((len(afirsts), M, K), np.float64)
+    Ast = np.empty((len(afirsts), M, 2), np.float64)
+    _decode16_a(abits, afirsts, ta, la, A, Ast)
     out = np.empty((nb, M, N), np.float32)  # every result is an f32 value: written as float32, NaN patterns after
-    args = (abits, ta, la, B, Bst, Btile, bmap, C32, C32.view(np.uint32), out, depth, nsteps)
+    args = (A, Ast, amap, B, Bst, Btile, bmap, C32, C32.view(np.uint32), out, depth, nsteps)
     if threads > 1:
         # more chunks than threads, handed out one at a time: a thread slowed down (a busy core) takes fewer of
         # them instead of holding the whole call up
@@ -1116,6 +1146,10 @@ def forget_reused_b() -> None:
     """Drop the decoded B kept for ``b_token`` reuse (:func:`dpas`), e.g. at the end of a kernel launch."""
     _RECENT_B.clear()
 
+
+#: 0, 1, 2, ...: the class map of a batch whose tiles are all distinct (read-only: one numba specialisation)
+_ARANGE = np.arange(4096, dtype=np.int64)
+_ARANGE.flags.writeable = False
 
 _NO_C = np.zeros((1, 1, 1), np.uint16)
 _NO_C.flags.writeable = False
