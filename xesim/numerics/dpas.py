@@ -31,16 +31,18 @@ issuing the instructions one by one (tested against :func:`dpas_instruction`).  
 11-bit significands (exact: at most 22 bits, exponents far inside binary64's range), and each rounding group is
 summed exactly and rounded once by :mod:`xesim.numerics.exact` (TwoSum error-free check, Kulisch accumulator
 when the float64 sum is not exact; argument in that module's docstring).  The loops are numba-compiled
-(no fastmath); large tiles run rows in parallel (results do not depend on it: rows are independent).
+(no fastmath, except LLVM's ``contract`` in :func:`_fast16_rows`, whose docstring shows it changes no bit); large
+tiles run rows in parallel (results do not depend on it: rows are independent).
 
 **Proved-exact rows** (the common configuration: f16/bf16 sources, f32 accumulator and Dst, stage-by-stage RNE,
 :func:`_fast16_rows`): before a row is computed, :func:`_row_exact` / :func:`_columns_exact` prove from operand
 magnitudes and power-of-two granularities that every float64 sum it will form is exact and no f32 rounding
 overflows; proved columns then run ``acc = f32(acc + (p0 + p1))`` per stage with no error checks, vectorised
 over the row's N columns, and the rest are recomputed with the checks.  Random f16/bf16 GEMM data is almost
-always proved (tests/numerics/test_dpas_fast_rows.py pins both sides of the proof).  A batch's B is decoded once
-per distinct tile (:mod:`xesim.numerics.tile_classes`, exact bit equality): a GEMM batch shares each B tile
-among its M-dimension tiles.
+always proved (tests/numerics/test_dpas_fast_rows.py pins both sides of the proof).  A batch's A and B are decoded
+once per distinct tile (:mod:`xesim.numerics.tile_classes`, exact bit equality): a GEMM batch shares each B tile
+among its M-dimension tiles and each A tile among its N-dimension tiles.  Proved rows run two at a time with the
+stage's multiply-adds fused (exact there; :func:`_fast16_rows`).
 """
 
 from __future__ import annotations
