@@ -31,16 +31,18 @@ issuing the instructions one by one (tested against :func:`dpas_instruction`).  
 11-bit significands (exact: at most 22 bits, exponents far inside binary64's range), and each rounding group is
 summed exactly and rounded once by :mod:`xesim.numerics.exact` (TwoSum error-free check, Kulisch accumulator
 when the float64 sum is not exact; argument in that module's docstring).  The loops are numba-compiled
-(no fastmath); large tiles run rows in parallel (results do not depend on it: rows are independent).
+(no fastmath, except LLVM's ``contract`` in :func:`_fast16_rows`, whose docstring shows it changes no bit); large
+tiles run rows in parallel (results do not depend on it: rows are independent).
 
 **Proved-exact rows** (the common configuration: f16/bf16 sources, f32 accumulator and Dst, stage-by-stage RNE,
 :func:`_fast16_rows`): before a row is computed, :func:`_row_exact` / :func:`_columns_exact` prove from operand
 magnitudes and power-of-two granularities that every float64 sum it will form is exact and no f32 rounding
 overflows; proved columns then run ``acc = f32(acc + (p0 + p1))`` per stage with no error checks, vectorised
 over the row's N columns, and the rest are recomputed with the checks.  Random f16/bf16 GEMM data is almost
-always proved (tests/numerics/test_dpas_fast_rows.py pins both sides of the proof).  A batch's B is decoded once
-per distinct tile (:mod:`xesim.numerics.tile_classes`, exact bit equality): a GEMM batch shares each B tile
-among its M-dimension tiles.
+always proved (tests/numerics/test_dpas_fast_rows.py pins both sides of the proof).  A batch's A and B are decoded
+once per distinct tile (:mod:`xesim.numerics.tile_classes`, exact bit equality): a GEMM batch shares each B tile
+among its M-dimension tiles and each A tile among its N-dimension tiles.  Proved rows run two at a time with the
+stage's multiply-adds fused (exact there; :func:`_fast16_rows`).
 """
 
 from __future__ import annotations
@@ -615,77 +617,136 @@ def _column_checked(arow, B, bt, j, c, depth, nsteps, t, limbs):  # noqa: ANN001
 
 
 @numba.njit(cache=True)
-def _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
+def _decode16_a(abits, firsts, ta, la_tab, A, Ast):  # noqa: ANN001, ANN202
+    """16-bit A tiles -> float64 through the value table ``ta``: ``A[c]`` = tile ``firsts[c]`` of ``abits``
+    (nb, M, K) decoded, and per row ``Ast[c, i, 0]`` = sum |a| and ``Ast[c, i, 1]`` = the largest power of two
+    dividing every a (table ``la_tab``, :func:`_lsb_table`): the row statistics of :func:`_columns_exact`."""
+    K = abits.shape[2]
+    for c in range(firsts.shape[0]):
+        x = firsts[c]
+        for i in range(abits.shape[1]):
+            sa = 0.0
+            la = np.inf
+            for k in range(K):
+                code = abits[x, i, k]
+                v = ta[code]
+                A[c, i, k] = v
+                sa += abs(v)
+                la = min(la, la_tab[code])
+            Ast[c, i, 0] = sa
+            Ast[c, i, 1] = la
+
+
+@numba.njit(cache=True, fastmath={"contract"})
+def _fast16_rows(A, Ast, amap, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps, lo, hi):  # noqa: ANN001, ANN202
     """The fast path of :func:`_row` for the common case (16-bit sources, no Src0 flushing, f32 Dst =
     accumulator format, the model's stage-by-stage RNE accumulation): rows ``lo..hi`` of ``nb x M``, each over
-    all N columns at once (a loop LLVM vectorises).  A row's A values are looked up in ``ta`` from the bit
-    patterns; B is decoded (:func:`_decode16_rows`), matrix ``x`` of the batch using decoded tile ``bmap[x]``
-    (equal B tiles are decoded once: :mod:`xesim.numerics.tile_classes`); C is float32 with its bits ``cbits``.
-    Columns that
-    :func:`_columns_exact` proves exact run per stage ``acc = f32(acc + (p0 + p1))`` without checks; the others
-    are recomputed by :func:`_column_checked`.  Same bits as :func:`_row` (tested).  Returns the number of
-    columns computed the checked way (only those can hold a NaN)."""
-    K, N = B.shape[1], B.shape[2]
-    M = abits.shape[1]
-    arow = np.empty(K, np.float64)
-    acc = np.empty(N, np.float32)
-    ok = np.empty(N, np.bool_)
+    all N columns at once (a loop LLVM vectorises).  A and B are decoded once per distinct tile
+    (:func:`_decode16_a`, :func:`_decode16_rows`; :mod:`xesim.numerics.tile_classes`), matrix ``x`` of the batch
+    using decoded A tile ``amap[x]`` (with its rows' statistics ``Ast``) and B tile ``bmap[x]``; C is float32
+    with its bits ``cbits``.
+    Columns that :func:`_columns_exact` proves exact run per stage ``acc = f32(acc + a0 b0 + a1 b1)`` without
+    checks; the others are recomputed by :func:`_column_checked`.  Same bits as :func:`_row` (tested).  Returns
+    the number of NaN results (only checked columns can hold one; the caller writes the model's NaN there).
+
+    Speed (issue 32): A rows come decoded with their statistics (once per distinct A tile, not once per
+    matrix of the batch); two rows of the same matrix go through their stages in one pass (each B value loaded once
+    for both, and twice as many independent accumulator chains: one row alone is bound by the latency of its
+    accumulator chain), and the function is compiled with LLVM's ``contract`` flag -- its only one, no other
+    fast-math -- so a stage ``(acc + a0*b0) + a1*b1`` becomes two fused multiply-adds.  The same bits: every
+    product of two 16-bit values is exact in float64 (at most 22 significant bits), and on a proved column every
+    sum of a stage's terms in any grouping (``acc + p0`` as well as all three) is a multiple of G below 2^53 G
+    (:func:`_columns_exact`'s argument bounds ``|acc| + |p0| + |p1|``), hence exact; a fused multiply-add rounds
+    the exact ``a*b + c`` once, which is then exact too, and the float64 -> float32 conversion stays the one RNE
+    rounding of the stage.  Unproved columns' values from these loops are discarded; everything else this
+    function computes (the proof's statistics, :func:`_column_checked`) has no multiply-add to contract or is a
+    separate function compiled without the flag."""
+    N = B.shape[2]
+    M = A.shape[1]
+    accs = np.empty((2, N), np.float32)
+    oks = np.empty((2, N), np.bool_)
+    bads = np.zeros(2, np.bool_)
     t = np.zeros(4, np.float64)
     limbs = np.zeros(LIMBS, np.int64)
     kk = nsteps * 2 * depth
-    checked = 0
-    for r in range(lo, hi):
+    nans = 0
+    r = lo
+    while r < hi:
         bt = r // M
         bm = bmap[bt]
-        i = r % M
-        sa = 0.0
-        la = np.inf
-        for k in range(kk):
-            code = abits[bt, i, k]
-            arow[k] = ta[code]
-            sa += abs(arow[k])
-            la = min(la, la_tab[code])
-        crow = C[bt, i]
-        emin = 255
-        emax = 0
-        for j in range(N):  # the accumulator row, and its exponent range for _row_exact_from in the same pass
-            acc[j] = crow[j]
-            u = cbits[bt, i, j] & 0x7FFFFFFF
-            e = u >> 23
-            emax = max(emax, e)
-            emin = min(emin, max(e, 1) if u != 0 else 255)
-        any_bad = False
-        if not _row_exact_from(sa, la, Btile[bm, 0], Btile[bm, 1], emin, emax):
-            any_bad = _columns_exact(sa, la, Bst, bm, crow, cbits[bt, i], ok)
-        for k in range(0, kk, 2):
-            a0 = arow[k]
-            a1 = arow[k + 1]
-            b0 = B[bm, k]
-            b1 = B[bm, k + 1]
+        am = amap[bt]
+        i0 = r % M
+        g = 2 if i0 + 1 < M and r + 1 < hi else 1  # rows of one matrix share its B tile
+        for q in range(g):
+            i = i0 + q
+            acc = accs[q]
+            sa = Ast[am, i, 0]
+            la = Ast[am, i, 1]
+            crow = C[bt, i]
+            emin = 255
+            emax = 0
+            for j in range(N):  # the accumulator row, and its exponent range for _row_exact_from in the same pass
+                acc[j] = crow[j]
+                u = cbits[bt, i, j] & 0x7FFFFFFF
+                e = u >> 23
+                emax = max(emax, e)
+                emin = min(emin, max(e, 1) if u != 0 else 255)
+            bads[q] = False
+            if not _row_exact_from(sa, la, Btile[bm, 0], Btile[bm, 1], emin, emax):
+                bads[q] = _columns_exact(sa, la, Bst, bm, crow, cbits[bt, i], oks[q])
+        acc0 = accs[0]
+        acc1 = accs[1]
+        arow0 = A[am, i0]
+        if g == 2:
+            arow1 = A[am, i0 + 1]
+            for k in range(0, kk, 2):
+                a0 = arow0[k]
+                a1 = arow0[k + 1]
+                c0 = arow1[k]
+                c1 = arow1[k + 1]
+                b0 = B[bm, k]
+                b1 = B[bm, k + 1]
+                for j in range(N):
+                    u = b0[j]
+                    v = b1[j]
+                    acc0[j] = np.float32((np.float64(acc0[j]) + a0 * u) + a1 * v)
+                    acc1[j] = np.float32((np.float64(acc1[j]) + c0 * u) + c1 * v)
+        else:
+            for k in range(0, kk, 2):
+                a0 = arow0[k]
+                a1 = arow0[k + 1]
+                b0 = B[bm, k]
+                b1 = B[bm, k + 1]
+                for j in range(N):
+                    acc0[j] = np.float32((np.float64(acc0[j]) + a0 * b0[j]) + a1 * b1[j])
+        for q in range(g):
+            i = i0 + q
+            acc = accs[q]
+            if bads[q]:
+                ok = oks[q]
+                for j in range(N):
+                    if not ok[j]:
+                        v = _column_checked(A[am, i], B, bm, j, C[bt, i, j], depth, nsteps, t, limbs)
+                        acc[j] = np.float32(v)
+                        nans += v != v
             for j in range(N):
-                acc[j] = np.float32(np.float64(acc[j]) + (a0 * b0[j] + a1 * b1[j]))
-        if any_bad:
-            for j in range(N):
-                if not ok[j]:
-                    acc[j] = np.float32(_column_checked(arow, B, bm, j, crow[j], depth, nsteps, t, limbs))
-                    checked += 1
-        for j in range(N):
-            out[bt, i, j] = acc[j]
-    return checked
+                out[bt, i, j] = acc[j]
+        r += g
+    return nans
 
 
 @numba.njit(cache=True, parallel=True)
-def _fast16_parallel(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,  # noqa: ANN001, ANN202
+def _fast16_parallel(A, Ast, amap, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,  # noqa: ANN001, ANN202
                      threads, nchunks):
     """:func:`_fast16_rows` over every row, in ``nchunks`` row ranges handed out to ``threads`` threads one at a
-    time (xesim/numerics/work_queue.py); the number of checked columns."""
-    total = abits.shape[0] * abits.shape[1]
+    time (xesim/numerics/work_queue.py); the number of NaN results."""
+    total = C.shape[0] * C.shape[1]
     counts = np.zeros(nchunks, np.int64)
     next_chunk = np.zeros(1, np.int64)
     for _ in numba.prange(threads):
         ch = claim(next_chunk, nchunks)
         while ch >= 0:
-            counts[ch] = _fast16_rows(abits, ta, la_tab, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,
+            counts[ch] = _fast16_rows(A, Ast, amap, B, Bst, Btile, bmap, C, cbits, out, depth, nsteps,
                                       ch * total // nchunks, (ch + 1) * total // nchunks)
             ch = claim(next_chunk, nchunks)
     return counts.sum()
@@ -919,18 +980,27 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
         decoded = _decode_b_classes(bbits, tb, lb, threads, b_classes)
         _remember_b(b_token, (bkey, bbits.shape), decoded)
     B, Bst, Btile, bmap = decoded
+    # A once per distinct tile too: a GEMM batch shares each A tile among its N-dimension tiles (16 subgroups
+    # per A tile in the SG-level 4096^3 GEMM's batches); a strided A (a view) is decoded tile by tile
+    amap, afirsts = tile_classes(abits) if abits.flags.c_contiguous else (None, None)
+    if afirsts is None:  # every tile its own class
+        afirsts = _ARANGE[:nb] if nb <= len(_ARANGE) else _readonly(np.arange(nb))
+        amap = afirsts
+    else:
+        afirsts.flags.writeable = False  # read-only like the class maps: one numba specialisation
+    A = np.empty((len(afirsts), M, K), np.float64)
+    Ast = np.empty((len(afirsts), M, 2), np.float64)
+    _decode16_a(abits, afirsts, ta, la, A, Ast)
     out = np.empty((nb, M, N), np.float32)  # every result is an f32 value: written as float32, NaN patterns after
-    args = (abits, ta, la, B, Bst, Btile, bmap, C32, C32.view(np.uint32), out, depth, nsteps)
+    args = (A, Ast, amap, B, Bst, Btile, bmap, C32, C32.view(np.uint32), out, depth, nsteps)
     if threads > 1:
         # more chunks than threads, handed out one at a time: a thread slowed down (a busy core) takes fewer of
         # them instead of holding the whole call up
-        checked = _fast16_parallel(*args, threads, chunk_count(threads, nb * M))
+        nans = _fast16_parallel(*args, threads, chunk_count(threads, nb * M))
     else:
-        checked = _fast16_rows(*args, 0, nb * M)
-    if checked:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
-        nan = np.isnan(out)
-        if nan.any():
-            out.view(np.uint32)[nan] = nan_pattern
+        nans = _fast16_rows(*args, 0, nb * M)
+    if nans:  # only checked columns can be NaN (proved ones have finite operands and no overflow)
+        out.view(np.uint32)[np.isnan(out)] = nan_pattern
     return out.reshape(batch + (M, N))
 
 
@@ -1089,6 +1159,10 @@ def forget_reused_b() -> None:
     """Drop the decoded B kept for ``b_token`` reuse (:func:`dpas`), e.g. at the end of a kernel launch."""
     _RECENT_B.clear()
 
+
+#: 0, 1, 2, ...: the class map of a batch whose tiles are all distinct (read-only: one numba specialisation)
+_ARANGE = np.arange(4096, dtype=np.int64)
+_ARANGE.flags.writeable = False
 
 _NO_C = np.zeros((1, 1, 1), np.uint16)
 _NO_C.flags.writeable = False
