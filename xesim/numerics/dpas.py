@@ -1009,7 +1009,7 @@ def _fast16_call(a: np.ndarray, b: np.ndarray, c: np.ndarray | None, acc_type: s
 #: tools/bench_tiers.py measured the twin's seconds per call and per multiply-add, and the compilation of the row
 #: kernel, its exact fallback and the B decoding on a fresh install (and their loading from numba's cache)
 FAST16_TIER = tiers.Family("dpas-f16", per_call_s=1e-4, per_unit_s=1.5e-8, compile_s=10.0, load_s=0.5,
-                           dispatchers=lambda: (_fast16_rows, _decode16_rows))
+                           dispatchers=lambda: (_fast16_rows, _decode16_rows, _decode16_a))
 
 
 def _decode_b_classes(bbits: np.ndarray, tb: np.ndarray, lb: np.ndarray, threads: int,
