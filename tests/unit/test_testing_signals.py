@@ -35,11 +35,45 @@ def _alive(pid: int) -> bool:
     return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
+#: a test that runs until it is stopped: a kernel loop of 10^9 iterations (examples/ci-suite's tests end too soon
+#: now that first runs compile nothing: the signal must arrive while both workers are inside a test)
+SPIN = """// RUN: xesim run %s | filecheck %s
+module attributes {gpu.container_module} {
+  gpu.module @k {
+    gpu.func @spin(%out: memref<1xi32>) kernel {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %n = arith.constant 1000000000 : index
+      %z = arith.constant 0 : i32
+      %one = arith.constant 1 : i32
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %z) -> (i32) {
+        %b = arith.addi %a, %one : i32
+        scf.yield %b : i32
+      }
+      memref.store %r, %out[%c0] : memref<1xi32>
+      gpu.return
+    }
+  }
+  func.func @main() {
+    %c1 = arith.constant 1 : index
+    %d = gpu.alloc () : memref<1xi32>
+    gpu.launch_func @k::@spin blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%d : memref<1xi32>)
+    return
+  }
+}
+// CHECK: never printed
+"""
+
+
 @pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGKILL, -9)])
-def test_no_worker_survives(tmp_path: Path, sig: signal.Signals, status: int) -> None:
+def test_no_worker_survives(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory, sig: signal.Signals,
+                            status: int) -> None:
+    suite = tmp_path_factory.mktemp("spin-suite")
+    for name in ("spin1.mlir", "spin2.mlir"):
+        (suite / name).write_text(SPIN)
     report = tmp_path / "report.json"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "xesim", "test", "-j", "2", str(ROOT / "examples" / "ci-suite"), "--json", str(report)],
+        [sys.executable, "-m", "xesim", "test", "-j", "2", str(suite), "--json", str(report)],
         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT), "XESIM_JOBS": "1"},
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as from a terminal, not a background job
