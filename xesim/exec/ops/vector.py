@@ -1134,6 +1134,8 @@ def _multi_reduction(op: Any, cx: Any):
     rt = op.results[0].type
     scalar_result = not isinstance(rt, T.VectorType)
     conv = to_scalar_fn(t)
+    if st.rank == 2 and len(dims) == 1 and _imex_reduction_rewrite(op, cx.engine):
+        return _multi_reduction_as_xetile(op, cx, src, acc, res, dims[0], kind, t, dt)
 
     def step(fr: list) -> None:
         x = np.transpose(np.asarray(fr[src]), order).reshape(out_shape + (nred,))
@@ -1141,6 +1143,50 @@ def _multi_reduction(op: Any, cx: Any):
         r = reduce_last(x, a, comb, dt, kind, is_float, w, t)
         r = np.asarray(r, dt).reshape(out_shape)
         fr[res] = conv(r.reshape(-1)[0]) if scalar_result else r
+    return step
+
+
+def _imex_reduction_rewrite(op: Any, engine: Any) -> bool:
+    """shared/spec/xetile.md §5 Q15: in a module that contains XeTile ops, IMEX's canonicalization rewrites a 2-D,
+    single-dimension ``vector.multi_reduction`` into ``xetile.reduction`` followed by an add of the accumulator,
+    for every kind; target parameter ``xetile.pipeline_multi_reduction_acc`` = ``add`` (that rewrite) or ``kind``
+    (upstream semantics everywhere)."""
+    if engine.target.get("xetile.pipeline_multi_reduction_acc") != "add":
+        return False
+    root = op
+    while root.parent_op() is not None:
+        root = root.parent_op()
+    return any(o.name.startswith("xetile.") for o in root.walk())
+
+
+def _multi_reduction_as_xetile(op: Any, cx: Any, src: int, acc: int, res: int, dim: int, kind: str, t: T.Type,
+                               dt: Any):
+    """IMEX's rewrite (:func:`_imex_reduction_rewrite`): the source reduced as ``xetile.reduction <kind>`` does it
+    (its evaluation order, ``xetile.reduction.order``), then ``acc + that`` (arith.addf / addi, one rounding), with
+    a warning the first time when the kind is not an add (the result then differs from upstream's)."""
+    from xesim.exec.ops.xetile_compute import column_block, fold_columns_imex, fold_rows
+
+    engine = cx.engine
+    f = combiner(kind, t, op)
+    add = combiner("add", t, op)
+    order = engine.target.get("xetile.reduction.order")
+    bits = T.bit_width(t) if not isinstance(t, T.IndexType) else 64
+    warned: list[bool] = []
+
+    def step(fr: list) -> None:
+        x = np.asarray(fr[src], dt)
+        if dim == 0:
+            red = fold_rows(x, f)[0]
+        elif order == "sequential":
+            red = fold_rows(np.ascontiguousarray(x.T), f)[0]
+        else:
+            red = fold_columns_imex(x, f, column_block(x.shape[1], bits))[:, 0]
+        if kind != "add" and not warned:
+            warned.append(True)
+            engine.warn(op, f"reduced as IMEX's XeTile pipeline does (xetile.pipeline_multi_reduction_acc = add, "
+                            f"shared/spec/xetile.md §5 Q15): <{kind}> of the source, then the accumulator *added*; "
+                            "upstream's vector.multi_reduction would combine the accumulator with the kind")
+        fr[res] = np.asarray(add(np.asarray(fr[acc], dt), np.asarray(red, dt)), dt)
     return step
 
 
