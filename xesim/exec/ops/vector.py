@@ -1164,7 +1164,7 @@ def _multi_reduction_as_xetile(op: Any, cx: Any, src: int, acc: int, res: int, d
     """IMEX's rewrite (:func:`_imex_reduction_rewrite`): the source reduced as ``xetile.reduction <kind>`` does it
     (its evaluation order, ``xetile.reduction.order``), then ``acc + that`` (arith.addf / addi, one rounding), with
     a warning the first time when the kind is not an add (the result then differs from upstream's)."""
-    from xesim.exec.ops.xetile_compute import column_block, fold_columns_imex, fold_rows
+    from xesim.exec.ops.xetile_compute import fold_columns, fold_rows
 
     engine = cx.engine
     f = combiner(kind, t, op)
@@ -1175,12 +1175,7 @@ def _multi_reduction_as_xetile(op: Any, cx: Any, src: int, acc: int, res: int, d
 
     def step(fr: list) -> None:
         x = np.asarray(fr[src], dt)
-        if dim == 0:
-            red = fold_rows(x, f)[0]
-        elif order == "sequential":
-            red = fold_rows(np.ascontiguousarray(x.T), f)[0]
-        else:
-            red = fold_columns_imex(x, f, column_block(x.shape[1], bits))[:, 0]
+        red = fold_rows(x, f)[0] if dim == 0 else fold_columns(x, f, order, bits)[:, 0]
         if kind != "add" and not warned:
             warned.append(True)
             engine.warn(op, f"reduced as IMEX's XeTile pipeline does (xetile.pipeline_multi_reduction_acc = add, "

@@ -226,6 +226,14 @@ def fold_columns_imex(x: np.ndarray, f: Any, block: int) -> np.ndarray:
     return p
 
 
+def fold_columns(x: np.ndarray, f: Any, order: str, bits: int) -> np.ndarray:
+    """§3.9 dims [1] in evaluation order ``order`` (``xetile.reduction.order``, §5 Q8): ``sequential`` a left fold
+    per row, ``imex`` :func:`fold_columns_imex` over IMEX's column blocks; ``[R, 1]``."""
+    if order == "sequential":
+        return fold_rows(np.ascontiguousarray(x.T), f).T
+    return fold_columns_imex(x, f, column_block(x.shape[1], bits))
+
+
 def column_block(c: int, bits: int) -> int:
     """§3.9: the largest divisor of ``c`` not above 512 / bits (IMEX BlockingAnalysis getDefaultSize)."""
     cap = max(1, 512 // bits)
@@ -254,9 +262,7 @@ def _reduction(op: Any, cx: Any):
     s, res = cx.slot(op.operands[0]), cx.slot(op.results[0])
 
     def dim1(x: np.ndarray) -> np.ndarray:
-        if order == "sequential":
-            return fold_rows(np.ascontiguousarray(x.T), f).T
-        return fold_columns_imex(x, f, column_block(x.shape[1], bits))
+        return fold_columns(x, f, order, bits)
 
     def step(fr: list) -> None:
         x = np.asarray(fr[s])
