@@ -1164,7 +1164,7 @@ def _multi_reduction_as_xetile(op: Any, cx: Any, src: int, acc: int, res: int, d
     """IMEX's rewrite (:func:`_imex_reduction_rewrite`): the source reduced as ``xetile.reduction <kind>`` does it
     (its evaluation order, ``xetile.reduction.order``), then ``acc + that`` (arith.addf / addi, one rounding), with
     a warning the first time when the kind is not an add (the result then differs from upstream's)."""
-    from xesim.exec.ops.xetile_compute import fold_columns, fold_rows
+    from xesim.exec.ops.reduction_order import fold_columns, fold_rows
 
     engine = cx.engine
     f = combiner(kind, t, op)
