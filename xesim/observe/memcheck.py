@@ -61,7 +61,6 @@ import numpy as np
 
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
-from xesim.exec.tdesc import NdDesc
 from xesim.hw.memory import Allocation
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.observe.races import ATOMIC, FOOTPRINTS, READ, WRITE, _scatter_bits
@@ -480,26 +479,16 @@ class MemoryChecker(Observer):
         """``xegpu.atomic_rmw`` at the SG/VC level: masked-off lanes out of bounds (``bounds``; ``inner`` follows
         its bytes for ``init``).  At the lane level each lane's mask is its own operand: not checked."""
         from xesim.decode.xegpu import decode_scatter_access
-        from xesim.exec.ops.xegpu import _operand
-        from xesim.exec.ops.xegpu_scatter import _mask_getter
-        from xesim.hw.atomics import atomic_lane_mask
+        from xesim.exec.ops.xegpu_scatter import atomic_target
 
-        access = decode_scatter_access(op)
-        if access.simt:
+        if decode_scatter_access(op).simt:
             return inner
-        lanes = int(np.prod(access.lane_shape))
-        get_mask = _mask_getter(cx, op, access.lane_shape)
-        s_td = cx.slot(_operand(op, "tensorDesc"))
+        target_of = atomic_target(op, cx)
         engine = cx.engine
         ks = engine.kstate
 
         def atomic(fr: list) -> None:
-            d = fr[s_td]
-            if isinstance(d, NdDesc):  # a rank-1 block descriptor (today's atomic_rmw)
-                d = d.as_elements(lanes)
-            mask = np.asarray(get_mask(fr), bool).reshape(-1)
-            if ks.level != "vc":
-                mask = np.asarray(atomic_lane_mask(engine.target, mask, lanes), bool).reshape(-1)
+            d, mask = target_of(fr)
             self._masked_outside(op, ks, _lanes(engine, d.space, d.base, np.asarray(d.offsets, I64).reshape(-1),
                                                 mask, d.elem_bytes, d.chunk, d.limit, d.origin, None))
             inner(fr)

@@ -61,7 +61,6 @@ from xesim.decode.xegpu import decode_block_access, decode_scatter_access
 from xesim.diagnostics import Diagnostic
 from xesim.exec.faults import ExecFault
 from xesim.exec.hooks import Observer
-from xesim.exec.tdesc import NdDesc
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
 from xesim.observe.races_xetile import footprints as xetile_footprints
 from xesim.observe.races_xevm import footprints as xevm_footprints
@@ -688,30 +687,20 @@ def _fp_scatter_lane(op: Any, cx: Any, load: bool, vt: Any):
 
 
 def _fp_atomic(op: Any, cx: Any):
-    """xegpu.atomic_rmw: every enabled lane's ``chunk`` elements (the mask as the implementation applies it)."""
-    from xesim.exec.ops.xegpu import _operand
-    from xesim.exec.ops.xegpu_scatter import _mask_getter
-    from xesim.hw.atomics import atomic_lane_mask
+    """xegpu.atomic_rmw: every enabled lane's ``chunk`` elements (the elements and mask as the implementation
+    applies them, :func:`~xesim.exec.ops.xegpu_scatter.atomic_target`)."""
+    from xesim.exec.ops.xegpu_scatter import atomic_target
     from xesim.hw.scatter import lane_addresses
 
-    td_v = _operand(op, "tensorDesc")
-    access = decode_scatter_access(op)
-    chunk, lane_shape = access.chunk, access.lane_shape
-    lanes = int(np.prod(lane_shape))
-    get_mask = _mask_getter(cx, op, lane_shape)
-    s_td = cx.slot(td_v)
+    chunk = decode_scatter_access(op).chunk
+    target_of = atomic_target(op, cx)
     engine = cx.engine
-    ks = engine.kstate
 
     def fp(fr: list) -> list:
-        d = fr[s_td]
-        if isinstance(d, NdDesc):  # a rank-1 block descriptor (today's atomic_rmw)
-            d = d.as_elements(lanes)
-        mask = get_mask(fr).reshape(-1)
-        if ks.level != "vc":
-            mask = atomic_lane_mask(engine.target, mask, lanes)
+        d, mask = target_of(fr)
+        lanes = len(mask)
         offs = np.asarray(d.offsets, I64).reshape(lanes, 1) + np.arange(chunk, dtype=I64)[None, :]
-        en = np.repeat(np.asarray(mask, bool).reshape(lanes, 1), chunk, axis=1)
+        en = np.repeat(mask.reshape(lanes, 1), chunk, axis=1)
         isz = d.elem_bytes
         addrs = lane_addresses(d.base, offs[en], isz, _scatter_bits(engine, d.space))
         return [(d.space, addrs, isz, ATOMIC)]

@@ -31,7 +31,7 @@ from xesim.exec.faults import ExecFault
 from xesim.exec.ops.memref import compile_error, enum_text
 from xesim.exec.ops.xegpu import ADDR_MASK, LANE_LEVEL, _elem_info, _level_guard, _note, _operand, _space_of
 from xesim.exec.registry import impl
-from xesim.exec.tdesc import ScatterDesc
+from xesim.exec.tdesc import NdDesc, ScatterDesc
 from xesim.exec.values import MemRefValue, dtype_of, scalar
 from xesim.hw.memory import MemoryFault
 from xesim.ir import types as T  # noqa: N812 - the codebase-wide alias
@@ -484,6 +484,32 @@ def _prefetch(op: Any, cx: Any):
     return None
 
 
+def atomic_target(op: Any, cx: Any):
+    """``get(fr) -> (ScatterDesc, mask)`` of a subgroup-level ``xegpu.atomic_rmw``: the elements it updates (a
+    rank-1 block descriptor's tile as one element per lane, :meth:`NdDesc.as_elements`, spec §2.12) and the lanes'
+    flags as the instruction applies them (``atomics.honour_mask`` outside VC).  The one definition the executor,
+    the race detector and the memory checker share."""
+    from xesim.hw.atomics import atomic_lane_mask
+
+    access = decode_scatter_access(op)
+    lanes = int(np.prod(access.lane_shape))
+    get_mask = _mask_getter(cx, op, access.lane_shape)
+    s_td = cx.slot(_operand(op, "tensorDesc"))
+    engine = cx.engine
+    ks = engine.kstate
+
+    def get(fr: list) -> tuple[ScatterDesc, np.ndarray]:
+        d = fr[s_td]
+        if isinstance(d, NdDesc):
+            d = d.as_elements(lanes)
+        mask = np.asarray(get_mask(fr), bool).reshape(-1)
+        if ks.level != "vc":
+            mask = np.asarray(atomic_lane_mask(engine.target, mask, lanes), bool).reshape(-1)
+        return d, mask
+
+    return get
+
+
 @impl("xegpu.atomic_rmw", axis=True)
 def _atomic_rmw(op: Any, cx: Any):
     """Atomic read-modify-write per element under the mask; returns the old values (spec §2.4).  The mask: VC
@@ -503,7 +529,7 @@ def _atomic_rmw(op: Any, cx: Any):
     chunk = access.chunk
     kind = enum_text(op, "kind")
     dt, isz = _elem_info(op, td.element_type)
-    s_td, s_val = cx.slot(td_v), cx.slot(val)
+    s_val = cx.slot(val)
     res = cx.slot(op.results[0])
     noted: set[str] = set()
     block = not td.is_scattered
@@ -537,16 +563,12 @@ def _atomic_rmw(op: Any, cx: Any):
             fr[res] = Varying(out)
 
         return simt_step
-    lane_shape = access.lane_shape
-    lanes = int(np.prod(lane_shape))
-    get_mask = _mask_getter(cx, op, lane_shape)
+    lanes = int(np.prod(access.lane_shape))
+    target_of = atomic_target(op, cx)
     out_shape = tuple(vt.shape)
 
     def one(fr: list) -> None:
-        d: ScatterDesc = fr[s_td].as_elements(lanes) if block else fr[s_td]
-        mask = get_mask(fr).reshape(-1)
-        if ks.level != "vc":
-            mask = atomic_lane_mask(target, mask, lanes)
+        d, mask = target_of(fr)
         data = np.asarray(fr[s_val], dt).reshape(lanes, chunk)
         old = _atomic(engine, op, kind, d.space, d.base, d.offsets.reshape(-1), mask, chunk, isz, d.limit, d.origin,
                       data, dt, noted)
