@@ -19,6 +19,7 @@ known at run time.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -204,3 +205,12 @@ class NdPlanes:
         d = self.plane0
         base = d.base + sum(i * s for i, s in zip(index, self.strides))
         return NdDesc(d.space, base, d.height, d.width, d.pitch, d.offsets, d.elem_bytes, d.origin)
+
+    def tile_planes(self, lead: tuple[int, ...], offsets: Sequence[int]) -> Iterator[tuple[tuple[int, ...], NdDesc]]:
+        """The planes of a tile with leading shape ``lead`` whose leading offsets are ``offsets`` that exist in the
+        source: ``(index within the tile, the plane's 2-D descriptor)`` in row-major order; the others have no
+        elements."""
+        for idx in np.ndindex(lead):
+            d = self.plane([o + i for o, i in zip(offsets, idx)])
+            if d is not None:
+                yield idx, d

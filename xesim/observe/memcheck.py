@@ -655,8 +655,7 @@ def _block_window(op: Any, cx: Any) -> Any:
             return [one(d, off)]
         off = off or [0] * acc.rank
         lead = _operand(op, "TensorDesc").type.shape[: acc.rank - 2]
-        planes = (d.plane([off[i] + idx[i] for i in range(len(lead))]) for idx in np.ndindex(tuple(lead)))
-        return [one(p, off) for p in planes if p is not None]
+        return [one(p, off) for _, p in d.tile_planes(tuple(lead), off[:len(lead)])]
 
     return window
 

@@ -617,12 +617,7 @@ def _fp_block(op: Any, cx: Any):
     def fp_planes(fr: list) -> list:
         """Batched (rank 3-5): each leading tile index is its own plane; planes outside the source: no access."""
         p, off = fr[s_td], list(get_off(fr)) or [0] * acc.rank
-        out: list = []
-        for idx in np.ndindex(lead):
-            d = p.plane([off[i] + idx[i] for i in range(len(lead))])
-            if d is not None:
-                out += block(d, off)
-        return out
+        return [fp for _, d in p.tile_planes(lead, off[:len(lead)]) for fp in block(d, off)]
 
     return fp_planes
 

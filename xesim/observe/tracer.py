@@ -407,10 +407,8 @@ def _block_window(tracer: Tracer, op: Any, cx: Any) -> Any:
         d, off = fr[s_td], list(get_off(fr))
         if lead:  # batched: one window per plane that exists (traces/FORMAT.md, table blocks)
             off = off or [0] * acc.rank
-            for idx in np.ndindex(lead):
-                p = d.plane([off[i] + idx[i] for i in range(len(lead))])
-                if p is not None:
-                    one(p, off[-2:], seq)
+            for _, p in d.tile_planes(lead, off[:len(lead)]):
+                one(p, off[-2:], seq)
             return
         one(d, off, seq)
 

@@ -800,10 +800,7 @@ def _batched_load(op: Any, cx: Any, td: T.TensorDescType, vt: Any, s_td: int, re
 
     def planes(p: NdPlanes, off: list) -> np.ndarray:
         out = None
-        for idx in np.ndindex(lead):
-            d = p.plane([off[i] + idx[i] for i in range(nlead)])
-            if d is None:
-                continue
+        for idx, d in p.tile_planes(lead, off[:nlead]):
             v = acc.one(engine, op, d, d.offsets[0] + off[-2], d.offsets[1] + off[-1])
             if out is None:
                 out = np.zeros(lead + v.shape, v.dtype)
@@ -845,10 +842,8 @@ def _batched_store(op: Any, cx: Any, td: T.TensorDescType, s_td: int, s_val: int
 
     def write(p: NdPlanes, off: list, v: np.ndarray) -> None:
         v = v.reshape(*lead, *td.shape[-2:])
-        for idx in np.ndindex(lead):
-            d = p.plane([off[i] + idx[i] for i in range(nlead)])
-            if d is not None:
-                store(d, d.offsets[0] + off[-2], d.offsets[1] + off[-1], v[idx])
+        for idx, d in p.tile_planes(lead, off[:nlead]):
+            store(d, d.offsets[0] + off[-2], d.offsets[1] + off[-1], v[idx])
 
     if simt:
         _, idx_map = fragment_layout(op, cx, td, _operand(op, "value").type.num_elements)
